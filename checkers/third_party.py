@@ -1,0 +1,105 @@
+"""Third-party (host) libraries in compiled code: numpy, scipy, math and the like.
+
+A host call whose arguments are all compile-time constants is folded into the graph at every level
+(advice at most). With an argument that flows from the inputs it fails at STRICT/COMPATIBLE and
+falls back to the interpreter at LAX, where the gradient is lost; numpy's reductions fail
+everywhere because they call the tensor's own method with numpy-only keywords.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import Family, FunctionContext
+
+HOST_LIBRARIES = frozenset(
+    {"numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL", "torch"}
+)
+# Their calls belong to the `frozen` family (evaluated once, at compile time).
+LEFT_TO_OTHER_FAMILIES = ("numpy.random",)
+# np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
+NUMPY_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any", "all", "ptp"}
+)
+# Scalar constructors: `np.float32(0.5)` is a constant, not an array worth moving to __init__.
+NUMPY_SCALAR_TYPES = frozenset(
+    {
+        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float16", "float32", "float64", "dtype", "finfo", "iinfo",
+    }
+)
+DEFAULT_REPLACEMENT = "the mindspore.ops operator of the same name"
+REPLACEMENTS = {
+    "numpy.where": "ops.where (the one-argument form: ops.nonzero)",
+    "numpy.concatenate": "ops.cat",
+    "numpy.stack": "ops.stack",
+    "numpy.clip": "ops.clamp",
+    "numpy.max": "ops.amax",
+    "numpy.amax": "ops.amax",
+    "numpy.min": "ops.amin",
+    "numpy.amin": "ops.amin",
+    "numpy.maximum": "ops.maximum",
+    "numpy.minimum": "ops.minimum",
+    "numpy.sum": "x.sum() or ops.sum",
+    "numpy.mean": "x.mean() or ops.mean",
+    "numpy.prod": "ops.prod",
+    "numpy.std": "ops.std",
+    "numpy.var": "ops.var",
+    "numpy.any": "ops.any",
+    "numpy.all": "ops.all",
+    "numpy.dot": "ops.matmul",
+    "numpy.matmul": "ops.matmul",
+    "numpy.transpose": "ops.transpose",
+    "numpy.reshape": "ops.reshape",
+    "numpy.argmax": "ops.argmax",
+    "numpy.zeros_like": "ops.zeros_like",
+    "numpy.ones_like": "ops.ones_like",
+    "numpy.exp": "ops.exp",
+    "numpy.log": "ops.log",
+    "numpy.sqrt": "ops.sqrt",
+    "numpy.abs": "ops.abs",
+    "numpy.tanh": "ops.tanh",
+    "numpy.square": "ops.square",
+    "numpy.linalg.norm": "ops.norm",
+    "scipy.special.expit": "ops.sigmoid",
+    "scipy.special.softmax": "ops.softmax",
+    "scipy.special.logsumexp": "ops.logsumexp",
+    "scipy.special.erf": "ops.erf",
+    "math.sqrt": "ops.sqrt",
+    "math.exp": "ops.exp",
+    "math.log": "ops.log",
+    "math.floor": "ops.floor",
+    "math.ceil": "ops.ceil",
+}
+
+
+def replacement_for(qualified: str) -> str:
+    if qualified in REPLACEMENTS:
+        return REPLACEMENTS[qualified]
+    if qualified.startswith("scipy.linalg."):
+        return "mindspore.scipy.linalg." + qualified.rsplit(".", 1)[-1]
+    return DEFAULT_REPLACEMENT
+
+
+class ThirdPartyCalls(Family):
+    name = "third-party"
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified is None or qualified.split(".", 1)[0] not in HOST_LIBRARIES:
+            return
+        if qualified.startswith(LEFT_TO_OTHER_FAMILIES):
+            return
+        spelled = ast.unparse(node.func)
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if not any(ctx.is_variable(argument) for argument in arguments):
+            is_numpy_like = qualified.startswith(("numpy.", "scipy."))
+            if is_numpy_like and qualified.rsplit(".", 1)[-1] not in NUMPY_SCALAR_TYPES:
+                ctx.report("numpy-on-constants", node, spelled)
+            return
+        if qualified.startswith("numpy.") and qualified.count(".") == 1 and (
+            qualified.rsplit(".", 1)[-1] in NUMPY_REDUCTIONS
+        ):
+            ctx.report("numpy-reduction-on-tensor", node, spelled, replacement_for(qualified))
+            return
+        ctx.report("host-call-on-tensor", node, spelled, replacement_for(qualified))

@@ -1,0 +1,223 @@
+"""The engine both front ends use: files in, findings out.
+
+``Engine.check_file`` reads one module (or an editor's buffer), asks the scope model which of its
+functions are compiled, walks each of them once, and hands every node to the rule families
+(checkers/) that asked for its type. The CLI calls it per path; the pylint plugin calls it per
+module and turns the findings into messages.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .catalogue import rule as lookup_rule
+from .findings import Finding
+from .project import ClassInfo, ModuleInfo, Project, walk_python_files
+from .scope import CompiledFunction, ScopeModel
+from .source import SourceFile
+from .suppress import Suppressions
+from .values import FunctionValues, parameter_attributes
+
+
+class Family:
+    """A rule family: subclasses (one per module in checkers/) define small visitors.
+
+    ``visit_<NodeType>(self, node, ctx)`` is called for every node of that stdlib-ast type inside a
+    compiled function; ``visit_cell(self, cls, ctx)`` once for every Cell class of the module.
+    """
+
+    name: str = ""
+
+
+@dataclass
+class CellContext:
+    """What a class-level check sees: the module and the project scope model."""
+
+    engine: "Engine"
+    module: ModuleInfo
+    findings: list[Finding]
+
+    @property
+    def model(self) -> ScopeModel:
+        return self.engine.model
+
+    def qualify(self, node: ast.expr) -> str | None:
+        return self.module.imports.qualify(node)
+
+    def report(self, symbol: str, node: ast.AST, *args: object) -> None:
+        self.findings.append(self.engine.make_finding(self.module, symbol, node, args))
+
+
+@dataclass
+class FunctionContext(CellContext):
+    """What a node-level check sees: the compiled function it is in and how it is reached."""
+
+    function: CompiledFunction = None  # type: ignore[assignment]
+
+    @property
+    def owner(self) -> ClassInfo | None:
+        return self.function.owner
+
+    @property
+    def cell(self) -> ClassInfo | None:
+        """The Cell whose graph this is (the target's), for methods; None for jit functions."""
+        return self.function.target.cell
+
+    @cached_property
+    def values(self) -> FunctionValues:
+        classes = self.model.mro(self.cell) if self.cell is not None else []
+        if self.owner is not None and self.owner not in classes:
+            classes = [*classes, *self.model.mro(self.owner)]
+        methods = frozenset(name for cls in classes for name in cls.methods)
+        return FunctionValues(
+            self.function.node,
+            self.module,
+            is_method=self.owner is not None,
+            parameter_attrs=parameter_attributes(classes),
+            method_names=methods,
+        )
+
+    def is_variable(self, node: ast.expr | None) -> bool:
+        return self.values.is_variable(node)
+
+    def is_self(self, node: ast.expr) -> bool:
+        return self.values.is_self(node)
+
+    def report(self, symbol: str, node: ast.AST, *args: object) -> None:
+        self.findings.append(
+            self.engine.make_finding(self.module, symbol, node, args, self.function)
+        )
+
+
+def char_column(line_text: str, byte_offset: int) -> int:
+    """ast columns count UTF-8 bytes; editors and SARIF count characters."""
+    if line_text.isascii():
+        return byte_offset
+    return len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+
+@dataclass
+class Engine:
+    families: list[Family] = field(default_factory=lambda: default_families())
+    project: Project = field(default_factory=Project)
+
+    def __post_init__(self) -> None:
+        self.model = ScopeModel(self.project)
+        self._handlers: dict[type, list[Callable]] = defaultdict(list)
+        self._cell_checks: list[Callable] = []
+        for family in self.families:
+            for attr in dir(family):
+                if attr == "visit_cell":
+                    self._cell_checks.append(getattr(family, attr))
+                elif attr.startswith("visit_"):
+                    node_type = getattr(ast, attr[len("visit_") :], None)
+                    if isinstance(node_type, type):
+                        self._handlers[node_type].append(getattr(family, attr))
+
+    # ----- front-end entry points ---------------------------------------------------------
+
+    def check_paths(self, paths: Iterable[Path]) -> list[Finding]:
+        files: list[Path] = []
+        for path in paths:
+            self.project.add_project_of(path)
+            files.extend(walk_python_files(path))
+        findings: list[Finding] = []
+        for path in dict.fromkeys(files):
+            findings.extend(self.check_file(path))
+        return sorted(findings, key=Finding.sort_key)
+
+    def check_file(self, path: Path, raw: bytes | None = None) -> list[Finding]:
+        """Findings for one file; ``raw`` replaces its content (an editor's unsaved buffer)."""
+        self.project.add_project_of(path)
+        source = self.project.source(path, raw)
+        findings = [self._problem_finding(source, problem) for problem in source.problems]
+        module = self.project.module(path) if source.tree is not None else None
+        if module is not None:
+            findings.extend(self._check_module(module))
+            suppressions = Suppressions(source.text or "")
+            findings = [suppressions.apply(f) for f in findings]
+        return findings
+
+    # ----- walking ------------------------------------------------------------------------
+
+    def _check_module(self, module: ModuleInfo) -> list[Finding]:
+        findings: list[Finding] = []
+        if self._cell_checks:
+            context = CellContext(self, module, findings)
+            for cls in self.model.cells(module):
+                for check in self._cell_checks:
+                    check(cls, context)
+        for compiled in self.model.compiled_functions(module):
+            context = FunctionContext(self, module, findings, compiled)
+            for statement in compiled.node.body:
+                for node in ast.walk(statement):
+                    for handler in self._handlers.get(type(node), ()):
+                        handler(node, context)
+        return findings
+
+    # ----- making findings ----------------------------------------------------------------
+
+    def make_finding(
+        self,
+        module: ModuleInfo,
+        symbol: str,
+        node: ast.AST,
+        args: tuple,
+        compiled: CompiledFunction | None = None,
+    ) -> Finding:
+        rule = lookup_rule(symbol)
+        lines = module.source.lines
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        column = char_column(lines[line - 1], getattr(node, "col_offset", 0)) if lines else 0
+        end_offset = getattr(node, "end_col_offset", None)
+        end_column = (
+            char_column(lines[end_line - 1], end_offset)
+            if lines and end_offset is not None
+            else column
+        )
+        message = rule.message % args if args else rule.message
+        target = compiled.target if compiled else None
+        reached = compiled.reached_from if compiled else None
+        if reached:
+            message = f"{message} ({reached})"
+        return Finding(
+            path=module.path,
+            rule_id=rule.id,
+            message=message,
+            line=line,
+            column=column + 1,
+            end_line=end_line,
+            end_column=end_column + 1,
+            reached_from=reached,
+            target=target.label if target else None,
+            target_line=target.node.lineno if target else None,
+            target_path=target.module.path if target else None,
+            level_override=target.level if target else None,
+            advice_only=bool(target and target.bytecode),
+            args=args,
+        )
+
+    def _problem_finding(self, source: SourceFile, problem) -> Finding:
+        rule = lookup_rule(problem.symbol)
+        return Finding(
+            path=source.path,
+            rule_id=rule.id,
+            message=rule.message % (problem.detail,),
+            line=problem.line,
+            column=problem.column + 1,
+            end_line=problem.line,
+            end_column=problem.column + 1,
+            args=(problem.detail,),
+        )
+
+
+def default_families() -> list[Family]:
+    from .checkers import FAMILIES
+
+    return [family() for family in FAMILIES]

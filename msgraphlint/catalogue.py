@@ -1,0 +1,160 @@
+"""The rule catalogue: the one source of truth for every rule.
+
+Entries live in ``rules.toml`` beside this module. Pylint's message table, SARIF rule metadata,
+``msgraphlint rules``/``explain`` and the pages under docs/rules/ are all generated from them.
+
+A rule records, for each syntax level, what MindSpore's compiler does with the flagged code (its
+*verdict*). The severity a user sees is derived from the verdict at the level in force, so the
+catalogue states facts about the compiler and the reporting policy lives in one place
+(:func:`severity_for`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+
+
+class Level(StrEnum):
+    """MindSpore's jit_syntax_level values. LAX is MindSpore's default."""
+
+    STRICT = "strict"
+    COMPATIBLE = "compatible"
+    LAX = "lax"
+
+
+class Verdict(StrEnum):
+    """What the compiler does with the flagged code at one level."""
+
+    REJECTED = "rejected"  # compilation fails
+    MISBEHAVES = "misbehaves"  # compiles, but the graph does not do what the Python says
+    ACCEPTED = "accepted"  # compiles and behaves; anything reported is advice
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    ADVICE = "advice"
+
+    @property
+    def rank(self) -> int:
+        return {"advice": 0, "warning": 1, "error": 2}[self.value]
+
+
+SEVERITY_OF_VERDICT = {
+    Verdict.REJECTED: Severity.ERROR,
+    Verdict.MISBEHAVES: Severity.WARNING,
+    Verdict.ACCEPTED: Severity.ADVICE,
+}
+
+DEVICES = ("CPU", "GPU", "Ascend")
+DOCS_BASE_URL = "https://github.com/msgraphlint/msgraphlint/blob/main/docs/rules/"
+PYLINT_CHECKER_ID = "87"  # message ids x87nn: unused by pylint, its extensions and the common plugins
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    symbol: str
+    family: str
+    title: str
+    message: str  # %-style template; Finding.args fill it
+    verdicts: dict[Level, Verdict]
+    compiler: dict[Level, str]  # what the compiler was seen to do, per level
+    rationale: str
+    example: str
+    fix: str
+    use_instead: str
+    doc: str
+    evidence: str  # how the compiler test proves a MISBEHAVES verdict: output, gradient, effect
+    seen_with: str
+    device_verdicts: dict[str, dict[Level, Verdict]] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+
+    def verdict(self, level: Level, device: str = "CPU") -> Verdict:
+        return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])
+
+    def severity(self, level: Level, device: str = "CPU") -> Severity:
+        return SEVERITY_OF_VERDICT[self.verdict(level, device)]
+
+    @property
+    def help_uri(self) -> str:
+        return f"{DOCS_BASE_URL}{self.symbol}.md"
+
+
+def _parse_level_map(raw: dict[str, str], kind: type) -> dict[Level, object]:
+    return {Level(key): kind(value) for key, value in raw.items()}
+
+
+def _rule_from_table(rule_id: str, table: dict) -> Rule:
+    verdicts = _parse_level_map(table.pop("verdicts"), Verdict)
+    missing = set(Level) - set(verdicts)
+    if missing:
+        raise ValueError(f"rule {rule_id} has no verdict for {sorted(missing)}")
+    device_verdicts = {
+        device: _parse_level_map(levels, Verdict)
+        for device, levels in table.pop("device_verdicts", {}).items()
+    }
+    compiler = _parse_level_map(table.pop("compiler"), str)
+    tags = tuple(table.pop("tags", ()))
+    return Rule(
+        id=rule_id,
+        verdicts=verdicts,
+        device_verdicts=device_verdicts,
+        compiler=compiler,
+        tags=tags,
+        **table,
+    )
+
+
+@cache
+def rules() -> tuple[Rule, ...]:
+    """Every rule, from rules/<family>.toml, ordered by id."""
+    found: list[Rule] = []
+    folder = resources.files(__package__).joinpath("rules")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text("utf-8"))
+            found.extend(
+                _rule_from_table(rule_id, dict(table)) for rule_id, table in data["rule"].items()
+            )
+    return tuple(sorted(found, key=lambda r: r.id[1:]))
+
+
+@cache
+def _index() -> dict[str, Rule]:
+    table: dict[str, Rule] = {}
+    for rule in rules():
+        table[rule.id.lower()] = rule
+        table[rule.symbol.lower()] = rule
+    return table
+
+
+def rule(key: str) -> Rule:
+    """Look a rule up by id or symbol (case-insensitive)."""
+    return _index()[key.lower()]
+
+
+def find_rule(key: str) -> Rule | None:
+    return _index().get(key.lower())
+
+
+def families() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(r.family for r in rules()))
+
+
+def select_rules(selectors: list[str]) -> set[str]:
+    """Rule ids named by ids, symbols or family names; unknown selectors raise KeyError."""
+    chosen: set[str] = set()
+    family_names = set(families())
+    for selector in selectors:
+        if selector in family_names:
+            chosen.update(r.id for r in rules() if r.family == selector)
+        elif (found := find_rule(selector)) is not None:
+            chosen.add(found.id)
+        else:
+            raise KeyError(selector)
+    return chosen

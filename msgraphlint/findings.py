@@ -1,0 +1,42 @@
+"""Finding: the one type every stage after the checkers speaks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalogue import Level, Rule, Severity, rule as lookup_rule
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: Path
+    rule_id: str
+    message: str  # the catalogue template filled in, plus how a helper is reached
+    line: int  # 1-based
+    column: int  # 1-based, in characters (not UTF-8 bytes)
+    end_line: int
+    end_column: int  # 1-based, exclusive, in characters
+    reached_from: str | None = None
+    target: str | None = None  # the compiled root ("Net.construct") the finding belongs to
+    target_line: int | None = None  # where that root is defined
+    target_path: Path | None = None
+    level_override: Level | None = None  # the code fixes the level (e.g. jit(fullgraph=True))
+    advice_only: bool = False  # e.g. capture_mode="bytecode": the graph is split, not rejected
+    suppressed: bool = False  # an inline `# pylint: disable=...` names this rule
+    args: tuple = field(default=(), compare=False)
+
+    @property
+    def rule(self) -> Rule:
+        return lookup_rule(self.rule_id)
+
+    def level(self, configured: Level) -> Level:
+        return self.level_override or configured
+
+    def severity(self, configured: Level, device: str = "CPU") -> Severity:
+        if self.advice_only:
+            return Severity.ADVICE
+        return self.rule.severity(self.level(configured), device)
+
+    def sort_key(self) -> tuple:
+        return (str(self.path), self.line, self.column, self.rule_id, self.message)

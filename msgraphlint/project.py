@@ -1,0 +1,252 @@
+"""The project's files as modules: names, parsed trees, import tables, and who imports whom.
+
+Only the stdlib ``ast`` is used here: parsing with it costs a tenth of building astroid trees, and
+everything the scope model asks (qualified names, classes, calls) is answered from the syntax.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .names import ImportTable
+from .source import SourceFile, read_source
+
+SKIPPED_DIRS = frozenset(
+    {
+        "__pycache__",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        "venv",
+        "env",
+        "htmlcov",
+    }
+)
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_IMPORT_LINE = re.compile(rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^#\n]+)", re.M)
+
+
+def is_skipped_dir(name: str) -> bool:
+    return name.startswith(".") or name in SKIPPED_DIRS or name.endswith(".egg-info")
+
+
+def walk_python_files(root: Path) -> list[Path]:
+    """*.py files below root, skipping hidden folders, virtual environments and build output."""
+    if root.is_file():
+        return [root]
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not is_skipped_dir(d) and not (Path(folder, d, "pyvenv.cfg")).exists()
+        )
+        found.extend(Path(folder, f) for f in sorted(files) if f.endswith((".py", ".pyi")))
+    return found
+
+
+def module_name_for(path: Path) -> tuple[str, bool, Path]:
+    """(dotted module name, is a package, the folder the name is relative to)."""
+    path = path.resolve()
+    is_package = path.stem == "__init__"
+    parts = [] if is_package else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").exists() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts), is_package, folder
+
+
+def project_root_for(path: Path) -> Path:
+    path = path.resolve()
+    start = path if path.is_dir() else path.parent
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    module: "ModuleInfo"
+    node: ast.ClassDef
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def label(self) -> str:
+        return self.node.name
+
+    @cached_property
+    def methods(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+        return {
+            stmt.name: stmt
+            for stmt in self.node.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+
+    @cached_property
+    def base_names(self) -> list[str]:
+        return [q for base in self.node.bases if (q := self.module.imports.qualify(base))]
+
+    @cached_property
+    def decorator_names(self) -> list[str]:
+        names = []
+        for decorator in self.node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if qualified := self.module.imports.qualify(target):
+                names.append(qualified)
+        return names
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    source: SourceFile
+    name: str
+    is_package: bool
+
+    @property
+    def path(self) -> Path:
+        return self.source.path
+
+    @property
+    def tree(self) -> ast.Module:
+        assert self.source.tree is not None
+        return self.source.tree
+
+    @cached_property
+    def imports(self) -> ImportTable:
+        return ImportTable(self.tree, self.name, self.is_package)
+
+    @cached_property
+    def classes(self) -> dict[str, ClassInfo]:
+        return {
+            stmt.name: ClassInfo(self, stmt)
+            for stmt in _module_level(self.tree.body)
+            if isinstance(stmt, ast.ClassDef)
+        }
+
+    @cached_property
+    def functions(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+        return {
+            stmt.name: stmt
+            for stmt in _module_level(self.tree.body)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+
+
+def _module_level(body: list[ast.stmt]):
+    """Module-level statements, looking inside `if`/`try` blocks (version guards, fallbacks)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _module_level(stmt.body)
+            yield from _module_level(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield from _module_level(stmt.body)
+            yield from _module_level(stmt.orelse)
+
+
+@dataclass
+class Project:
+    """Loads modules on demand and caches them; the one place files are read."""
+
+    roots: list[Path] = field(default_factory=list)  # where dotted module names are looked up
+    scan_roots: list[Path] = field(default_factory=list)  # where importers of a module are sought
+    _modules: dict[Path, ModuleInfo | None] = field(default_factory=dict)
+    _sources: dict[Path, SourceFile] = field(default_factory=dict)
+    _import_index: dict[Path, dict[str, set[Path]]] = field(default_factory=dict)
+
+    def add_root(self, root: Path) -> None:
+        root = root.resolve()
+        if root not in self.roots:
+            self.roots.append(root)
+
+    def add_project_of(self, path: Path) -> None:
+        """Search and scan the project (nearest pyproject.toml, setup.py or .git) holding path."""
+        root = project_root_for(path)
+        self.add_root(root)
+        if root not in self.scan_roots:
+            self.scan_roots.append(root)
+
+    def source(self, path: Path, raw: bytes | None = None) -> SourceFile:
+        path = path.resolve()
+        if raw is not None or path not in self._sources:
+            self._sources[path] = read_source(path, raw)
+            self._modules.pop(path, None)
+        return self._sources[path]
+
+    def module(self, path: Path, raw: bytes | None = None) -> ModuleInfo | None:
+        """The parsed module at ``path`` (None if it cannot be parsed)."""
+        path = path.resolve()
+        if raw is not None or path not in self._modules:
+            source = self.source(path, raw)
+            info = None
+            if source.tree is not None:
+                name, is_package, base = module_name_for(path)
+                self.add_root(base)
+                info = ModuleInfo(source, name, is_package)
+            self._modules[path] = info
+        return self._modules[path]
+
+    def find_module(self, dotted: str) -> ModuleInfo | None:
+        """A project module by dotted name, searched under every root."""
+        if not dotted:
+            return None
+        relative = Path(*dotted.split("."))
+        for root in self.roots:
+            for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
+                if candidate.is_file():
+                    return self.module(candidate)
+        return None
+
+    def resolve(self, qualified: str) -> tuple[ModuleInfo, str] | None:
+        """Split ``pkg.mod.Name`` into the project module that defines it and ``Name``."""
+        parts = qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self.find_module(".".join(parts[:cut]))
+            if module is not None:
+                return module, ".".join(parts[cut:])
+        return None
+
+    def _index_for(self, root: Path) -> dict[str, set[Path]]:
+        """Last component of every imported name -> files importing it, read as text (cheap)."""
+        if root not in self._import_index:
+            index: dict[str, set[Path]] = defaultdict(set)
+            for path in walk_python_files(root):
+                try:
+                    raw = path.read_bytes()
+                except OSError:
+                    continue
+                if b"import" not in raw:
+                    continue
+                for match in _IMPORT_LINE.finditer(raw):
+                    words = re.findall(rb"[A-Za-z_]\w*", (match.group(1) or b"") + b" " + match.group(2))
+                    for word in words:
+                        index[word.decode()].add(path.resolve())
+            self._import_index[root] = index
+        return self._import_index[root]
+
+    def importers_of(self, module: ModuleInfo) -> list[ModuleInfo]:
+        """Project modules whose imports mention ``module`` (a superset; callers check names)."""
+        short = module.name.rsplit(".", 1)[-1] if module.name else module.path.stem
+        if short == "__init__" or not short:
+            return []
+        found: list[ModuleInfo] = []
+        seen: set[Path] = {module.path.resolve()}
+        for root in self.scan_roots:
+            for path in sorted(self._index_for(root).get(short, ())):
+                if path not in seen:
+                    seen.add(path)
+                    if (other := self.module(path)) is not None:
+                        found.append(other)
+        return found

@@ -1,0 +1,122 @@
+"""Reading Python files the way the interpreter would, and saying plainly when that is not possible.
+
+Every problem becomes a :class:`SourceProblem` (a rule of the ``input`` family) instead of an
+exception, so one bad file never stops the run or hides the findings of the others.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import re
+import io
+import tokenize
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+# PEP 263: a coding cookie on line 1 or 2.
+_CODING_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_PYTHON2_HINTS = (
+    re.compile(r"^\s*print\s+[^\s(=]", re.MULTILINE),
+    re.compile(r"^\s*exec\s+[\"']", re.MULTILINE),
+    re.compile(r"except\s+[\w.]+\s*,\s*\w+\s*:"),
+    re.compile(r"\b0[0-7]+L?\b|\b\d+L\b"),
+)
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    symbol: str  # a rule of the `input` family
+    line: int
+    column: int  # 0-based, in characters
+    detail: str
+
+
+@dataclass
+class SourceFile:
+    path: Path
+    text: str | None  # decoded text, BOM removed; None when the file could not be decoded
+    tree: ast.Module | None
+    problems: list[SourceProblem]
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return (self.text or "").splitlines()
+
+
+def decode(raw: bytes) -> tuple[str | None, list[SourceProblem]]:
+    problems: list[SourceProblem] = []
+    if raw.startswith(codecs.BOM_UTF8):
+        problems.append(
+            SourceProblem("utf8-bom", 1, 0, "the file starts with a UTF-8 byte-order mark")
+        )
+        raw = raw[len(codecs.BOM_UTF8) :]
+        encoding = "utf-8"
+    else:
+        encoding = "utf-8"
+        for line in raw.split(b"\n", 2)[:2]:
+            if match := _CODING_COOKIE.match(line):
+                encoding = match.group(1).decode("ascii", "replace")
+                break
+    try:
+        return raw.decode(encoding), problems
+    except LookupError:
+        problems.append(
+            SourceProblem("undecodable-file", 1, 0, f"unknown source encoding {encoding!r}")
+        )
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        problems.append(
+            SourceProblem(
+                "undecodable-file",
+                line,
+                0,
+                f"byte {raw[error.start]:#04x} at line {line} is not valid {encoding}"
+                " and the file declares no other encoding",
+            )
+        )
+    return None, problems
+
+
+def parse(text: str, path: Path) -> tuple[ast.Module | None, SourceProblem | None]:
+    try:
+        return ast.parse(text, filename=str(path), type_comments=False), None
+    except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes in source
+        line = getattr(error, "lineno", None) or 1
+        column = max((getattr(error, "offset", None) or 1) - 1, 0)
+        reason = getattr(error, "msg", None) or str(error)
+        if any(hint.search(text) for hint in _PYTHON2_HINTS):
+            reason = f"{reason} (this looks like Python 2 code)"
+        return None, SourceProblem("syntax-error", line, column, reason)
+
+
+def read_source(path: Path, raw: bytes | None = None) -> SourceFile:
+    """Read and parse ``path`` (or ``raw``, e.g. an editor's unsaved buffer)."""
+    if raw is None:
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            reason = error.strerror or str(error)
+            return SourceFile(path, None, None, [SourceProblem("unreadable-file", 1, 0, reason)])
+    text, problems = decode(raw)
+    if text is None:
+        return SourceFile(path, None, None, problems)
+    tree, problem = parse(text, path)
+    if problem:
+        problems.append(problem)
+    return SourceFile(path, text, tree, problems)
+
+
+def comment_lines(text: str) -> dict[int, str]:
+    """Line number -> comment text, for inline suppression comments."""
+    comments: dict[int, str] = {}
+    if "#" not in text:
+        return comments
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                comments[token.start[0]] = token.string
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return comments

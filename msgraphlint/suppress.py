@@ -1,0 +1,82 @@
+"""Inline suppression comments, read the way pylint reads them, so the CLI and the plugin agree.
+
+``# pylint: disable=<symbol|id>[, ...]`` at the end of a line suppresses that line; on a line of its
+own it suppresses the rest of the enclosing block (until a matching ``enable`` or a dedent);
+``disable-next=`` suppresses the next line; ``skip-file`` the whole file. ``# msgraphlint:`` is
+accepted as a synonym for editors that only run the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from .catalogue import find_rule
+from .findings import Finding
+from .source import comment_lines
+
+_PRAGMA = re.compile(
+    r"#\s*(?:pylint|msgraphlint)\s*:\s*(disable-next|disable|enable|skip-file)\s*(?:=\s*([\w\-, ]+))?"
+)
+
+
+def _rule_keys(names: str | None) -> set[str]:
+    keys: set[str] = set()
+    for name in (names or "").split(","):
+        name = name.strip().lower()
+        if name == "all":
+            keys.add("all")
+        elif (rule := find_rule(name)) is not None:
+            keys.add(rule.id)
+    return keys
+
+
+class Suppressions:
+    def __init__(self, text: str):
+        self.skip_file = False
+        self._by_line: dict[int, set[str]] = {}
+        if "pylint" not in text and "msgraphlint" not in text:
+            return
+        lines = text.splitlines()
+        for line_no, comment in comment_lines(text).items():
+            for match in _PRAGMA.finditer(comment):
+                self._record(lines, line_no, match.group(1), _rule_keys(match.group(2)))
+
+    def _record(self, lines: list[str], line_no: int, action: str, keys: set[str]) -> None:
+        if action == "skip-file":
+            self.skip_file = True
+            return
+        if action == "enable":
+            return  # enables end a block disable; handled while extending blocks below
+        if action == "disable-next":
+            self._add(line_no + 1, keys)
+            return
+        code = lines[line_no - 1]
+        if code.split("#", 1)[0].strip():  # trailing comment: this line only
+            self._add(line_no, keys)
+            return
+        indent = len(code) - len(code.lstrip())
+        for number in range(line_no, len(lines) + 1):
+            text = lines[number - 1]
+            stripped = text.strip()
+            if stripped and not stripped.startswith("#"):
+                if len(text) - len(text.lstrip()) < indent:
+                    break
+            if number != line_no and (match := _PRAGMA.search(text)) and match.group(1) == "enable":
+                if keys & _rule_keys(match.group(2)) or "all" in _rule_keys(match.group(2)):
+                    break
+            self._add(number, keys)
+
+    def _add(self, line: int, keys: set[str]) -> None:
+        self._by_line.setdefault(line, set()).update(keys)
+
+    def is_suppressed(self, finding: Finding) -> bool:
+        if self.skip_file:
+            return True
+        keys = self._by_line.get(finding.line, ())
+        return "all" in keys or finding.rule_id in keys
+
+    def apply(self, finding: Finding) -> Finding:
+        if self.is_suppressed(finding):
+            return dataclasses.replace(finding, suppressed=True)
+        return finding
