@@ -37,7 +37,9 @@ class Target:
     module: ModuleInfo
     node: FunctionNode
     cell: ClassInfo | None = None
-    level: Level | None = None  # fixed by the code itself (fullgraph=True, set_jit_config)
+    # Fixed by the code itself: a Cell's set_jit_config; for jit functions, MindSpore 2.6+ compiles
+    # at LAX unless fullgraph=True (STRICT), whatever set_context says.
+    level: Level | None = None
     bytecode: bool = False  # capture_mode="bytecode": the graph is split instead of failing
     decorator: str | None = None  # qualified jit decorator, when there is one
 
@@ -171,7 +173,7 @@ class ScopeModel:
                                 module,
                                 method,
                                 cls,
-                                jit.level,
+                                jit.level or Level.LAX,
                                 jit.bytecode,
                                 jit.decorator,
                             )
@@ -180,8 +182,8 @@ class ScopeModel:
             if (jit := jit_decoration(function, module)) is not None:
                 found.append(
                     Target(
-                        function.name, "jit", module, function, None, jit.level, jit.bytecode,
-                        jit.decorator,
+                        function.name, "jit", module, function, None, jit.level or Level.LAX,
+                        jit.bytecode, jit.decorator,
                     )
                 )
         found.extend(self._wrapped_jit_targets(module))
@@ -203,8 +205,8 @@ class ScopeModel:
                 label = f"{names[0]} = jit({wrapped.id})" if names else wrapped.id
                 found.append(
                     Target(
-                        label, "jit", module, module.functions[wrapped.id], None, jit.level,
-                        jit.bytecode, jit.decorator,
+                        label, "jit", module, module.functions[wrapped.id], None,
+                        jit.level or Level.LAX, jit.bytecode, jit.decorator,
                     )
                 )
         return found

@@ -66,6 +66,9 @@ def decode(raw: bytes) -> tuple[str | None, list[SourceProblem]]:
             SourceProblem("undecodable-file", 1, 0, f"unknown source encoding {encoding!r}")
         )
     except UnicodeDecodeError as error:
+        if _python_accepts(raw):
+            # CPython tolerates undecodable bytes in comments; so does MindSpore, so do we.
+            return raw.decode(encoding, "replace"), problems
         line = raw[: error.start].count(b"\n") + 1
         problems.append(
             SourceProblem(
@@ -77,6 +80,14 @@ def decode(raw: bytes) -> tuple[str | None, list[SourceProblem]]:
             )
         )
     return None, problems
+
+
+def _python_accepts(raw: bytes) -> bool:
+    try:
+        ast.parse(raw)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def parse(text: str, path: Path) -> tuple[ast.Module | None, SourceProblem | None]:

@@ -1,0 +1,123 @@
+"""The pylint adapter: ``load-plugins=msgraphlint``.
+
+Each rule family becomes a pylint checker named ``msgraphlint`` whose message table is generated from
+the catalogue. Pylint only runs a checker that has an enabled message, so every family checker
+emits its own family's findings; the analysis itself runs once per module in the shared engine, the
+same one the CLI uses, on the module's source (an editor's unsaved buffer under ``--from-stdin``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pylint.checkers import BaseChecker
+from pylint.constants import WarningScope
+from pylint.interfaces import HIGH
+
+from . import catalogue
+from .analyze import Engine, Family
+from .catalogue import Level, Severity
+from .checkers import FAMILIES
+from .findings import Finding
+
+CATEGORY_SEVERITY = {"E": Severity.ERROR, "W": Severity.WARNING, "C": Severity.ADVICE}
+OPTIONS = (
+    (
+        "msgraph-syntax-level",
+        {
+            "default": "lax",
+            "type": "choice",
+            "choices": [level.value for level in Level],
+            "metavar": "<strict|compatible|lax>",
+            "help": "MindSpore jit_syntax_level the Cells are compiled at (MindSpore's default: lax).",
+        },
+    ),
+    (
+        "msgraph-device",
+        {
+            "default": "CPU",
+            "type": "choice",
+            "choices": list(catalogue.DEVICES),
+            "metavar": "<CPU|GPU|Ascend>",
+            "help": "Device the model is compiled for; some verdicts depend on it.",
+        },
+    ),
+)
+
+
+class _SharedAnalysis:
+    """One engine per process, one analysis per module, whichever family checker asks first."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+        self._key: tuple | None = None
+        self._findings: list[Finding] = []
+
+    def findings(self, module_node) -> list[Finding]:
+        path = Path(module_node.file) if module_node.file else Path(f"{module_node.name}.py")
+        stream = module_node.stream()
+        raw = stream.read() if stream is not None else b""
+        key = (str(path), hash(raw))
+        if key != self._key:
+            if self.engine is None:
+                self.engine = Engine()
+            self._key = key
+            self._findings = [f for f in self.engine.check_file(path, raw) if f.target is not None or
+                              catalogue.rule(f.rule_id).family != "input"]
+        return self._findings
+
+
+SHARED = _SharedAnalysis()
+
+
+def reported_message_args(finding: Finding, level: Level, device: str) -> tuple:
+    """The finding's arguments plus a note when pylint's fixed category understates it."""
+    severity = finding.severity(level, device)
+    category = CATEGORY_SEVERITY.get(finding.rule_id[0])
+    note = f" [{severity.value} at {finding.level(level).value}]" if severity != category else ""
+    reach = f" ({finding.reached_from})" if finding.reached_from else ""
+    return (*finding.args, reach + note)
+
+
+def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChecker]:
+    family_rules = [rule for rule in catalogue.rules() if rule.family == family.name]
+
+    class FamilyChecker(BaseChecker):
+        name = "msgraphlint"
+        msgs = {
+            # LINE scope: positions come from the engine's own (stdlib ast) tree, not astroid nodes.
+            rule.id: (
+                rule.message + "%s",
+                rule.symbol,
+                f"{rule.title}. {rule.rationale.strip()}",
+                {"scope": WarningScope.LINE},
+            )
+            for rule in family_rules
+        }
+        options = OPTIONS if with_options else ()
+
+        def visit_module(self, node) -> None:
+            config = self.linter.config
+            level = Level(getattr(config, "msgraph_syntax_level", "lax"))
+            device = getattr(config, "msgraph_device", "CPU")
+            for finding in SHARED.findings(node):
+                if finding.rule_id not in self.msgs:
+                    continue
+                self.add_message(
+                    finding.rule_id,
+                    line=finding.line,
+                    col_offset=finding.column - 1,
+                    end_lineno=finding.end_line,
+                    end_col_offset=finding.end_column - 1,
+                    args=reported_message_args(finding, level, device),
+                    confidence=HIGH,
+                )
+
+    FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{type(family).__name__}Checker"
+    return FamilyChecker
+
+
+def register(linter) -> None:
+    families_with_rules = [f for f in FAMILIES if any(r.family == f.name for r in catalogue.rules())]
+    for index, family in enumerate(families_with_rules):
+        linter.register_checker(make_checker_class(family, with_options=index == 0)(linter))

@@ -1,0 +1,6 @@
+# -*- coding: gbk -*-
+"""undecodable-file, fixed: the GBK file declares its encoding."""
+import mindspore as ms
+
+# ×¢ÊÍ
+MODEL_NAME = "Ä£ÐÍ"

@@ -1,0 +1,20 @@
+"""host-call-on-tensor: scipy/math on a tensor value inside construct.
+
+STRICT: "the inputs should be constant". LAX: compiles through the interpreter and the gradient of
+the whole Cell comes back zero.
+"""
+
+import math
+
+import scipy.special
+from mindspore import Tensor, nn
+
+
+class ScipyGate(nn.Cell):
+    def construct(self, x):
+        return x + Tensor(scipy.special.expit(x))  # expect: host-call-on-tensor
+
+
+class MathScale(nn.Cell):
+    def construct(self, x):
+        return x * math.sqrt(x.sum())  # expect: host-call-on-tensor

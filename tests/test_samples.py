@@ -1,0 +1,45 @@
+"""Every rule has a bad and a good sample; the engine flags exactly the lines marked `# expect:`."""
+
+from __future__ import annotations
+
+import pytest
+
+from msgraphlint import catalogue
+from msgraphlint.analyze import Engine
+
+from .samples_index import MADE_IN_TESTS, SAMPLES, all_samples, sample_path
+
+SAMPLE_LIST = all_samples()
+
+
+@pytest.mark.parametrize("rule", catalogue.rules(), ids=lambda r: r.symbol)
+def test_every_rule_has_a_bad_and_a_good_sample(rule):
+    if rule.symbol in MADE_IN_TESTS:
+        pytest.skip("its bad input is made by the test that needs it")
+    assert sample_path(rule, "bad").is_file()
+    assert sample_path(rule, "good").is_file()
+
+
+@pytest.mark.parametrize("sample", SAMPLE_LIST, ids=lambda s: s.id)
+def test_engine_flags_exactly_the_expected_lines(sample):
+    findings = Engine().check_file(sample.path)
+    got = {(f.rule.symbol, f.line) for f in findings}
+    expected = sample.expected()
+    if sample.kind == "bad":
+        assert any(symbol == sample.rule.symbol for symbol, _ in expected), (
+            "a bad sample must mark at least one line with its own rule"
+        )
+    else:
+        assert expected == set()
+    assert got == expected
+
+
+def test_no_sample_file_is_outside_the_convention():
+    known = {s.path for s in SAMPLE_LIST}
+    models = SAMPLES / "models"
+    stray = [
+        path
+        for path in SAMPLES.rglob("*.py")
+        if path not in known and models not in path.parents
+    ]
+    assert stray == []
