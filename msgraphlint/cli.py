@@ -1,0 +1,270 @@
+"""The command line: ``msgraphlint check | rules | explain``.
+
+Exit codes: 0 no finding at or above --fail-on (warning by default), 1 findings, 2 usage or
+configuration error (or a file msgraphlint itself failed on). No traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from dataclasses import replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__, catalogue
+from .catalogue import Level, Severity
+from .config import Config, ConfigError, find_pyproject, from_pyproject, parse_device, parse_selectors
+from .docgen import rule_page
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Find Python that MindSpore's GRAPH_MODE compiler rejects or silently gets wrong.",
+)
+
+
+class LevelChoice(StrEnum):
+    strict = "strict"
+    compatible = "compatible"
+    lax = "lax"
+
+
+class FormatChoice(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+class SeverityChoice(StrEnum):
+    error = "error"
+    warning = "warning"
+    advice = "advice"
+
+
+def fail(message: str) -> typer.Exit:
+    typer.echo(f"msgraphlint: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"msgraphlint {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """msgraphlint: a static linter for MindSpore graph-mode code."""
+
+
+def resolve_config(
+    paths: list[Path],
+    config_file: Path | None,
+    syntax_level: LevelChoice | None,
+    device: str | None,
+    output_format: FormatChoice | None,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    fail_on: SeverityChoice | None,
+) -> Config:
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"config file {config_file} does not exist")
+    anchor = paths[0] if paths and paths[0].exists() else Path.cwd()
+    config = from_pyproject(config_file or find_pyproject(anchor))
+    if syntax_level is not None:
+        config = replace(config, level=Level(syntax_level.value))
+    if device is not None:
+        config = replace(config, device=parse_device(device, "--device"))
+    if output_format is not None:
+        config = replace(config, format=output_format.value)
+    if select:
+        config = replace(config, select=parse_selectors(select, "--select"))
+    if ignore:
+        config = replace(config, ignore=config.ignore | parse_selectors(ignore, "--ignore"))
+    if fail_on is not None:
+        config = replace(config, fail_on=Severity(fail_on.value))
+    return config
+
+
+@app.command()
+def check(
+    paths: Annotated[
+        Optional[list[Path]],
+        typer.Argument(help="Files or folders to check (default: the current folder); - for stdin."),
+    ] = None,
+    syntax_level: Annotated[
+        Optional[LevelChoice],
+        typer.Option("--syntax-level", help="jit_syntax_level the Cells compile at [default: lax]."),
+    ] = None,
+    device: Annotated[
+        Optional[str], typer.Option("--device", help="CPU, GPU or Ascend [default: CPU].")
+    ] = None,
+    output_format: Annotated[
+        Optional[FormatChoice], typer.Option("--format", help="Output format [default: text].")
+    ] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write the report here, not stdout.")
+    ] = None,
+    select: Annotated[
+        Optional[list[str]],
+        typer.Option("--select", help="Only these rules: ids, symbols or families (repeatable)."),
+    ] = None,
+    ignore: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore", help="Skip these rules: ids, symbols or families (repeatable)."),
+    ] = None,
+    fail_on: Annotated[
+        Optional[SeverityChoice],
+        typer.Option("--fail-on", help="Lowest severity that makes the exit code 1 [default: warning]."),
+    ] = None,
+    category: Annotated[
+        Optional[str],
+        typer.Option("--category", help="SARIF runAutomationDetails.id (code-scanning category)."),
+    ] = None,
+    stdin_filename: Annotated[
+        Optional[str], typer.Option("--stdin-filename", help="Path to report for - (stdin).")
+    ] = None,
+    config_file: Annotated[
+        Optional[Path], typer.Option("--config", help="pyproject.toml to read [tool.msgraphlint] from.")
+    ] = None,
+    colour: Annotated[
+        Optional[bool], typer.Option("--color/--no-color", help="Colour text output [default: on a terminal].")
+    ] = None,
+) -> None:
+    """Check Python files for code MindSpore's graph compiler rejects or gets wrong."""
+    from .analyze import Engine
+    from .project import walk_python_files
+    from .report import RunResult, render
+
+    paths = list(paths or [Path(".")])
+    use_stdin = paths == [Path("-")]
+    if not use_stdin:
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise fail(f"no such file or folder: {', '.join(missing)}")
+    try:
+        config = resolve_config(
+            [] if use_stdin else paths, config_file, syntax_level, device, output_format, select,
+            ignore, fail_on,
+        )
+    except ConfigError as error:
+        raise fail(str(error)) from None
+
+    engine = Engine()
+    findings = []
+    internal_errors: list[str] = []
+    if use_stdin:
+        files = [Path(stdin_filename or "stdin.py")]
+        raw_by_path = {files[0]: sys.stdin.buffer.read()}
+    else:
+        files = []
+        for path in paths:
+            engine.project.add_project_of(path)
+            files.extend(f for f in walk_python_files(path) if not config.excludes(f))
+        files = list(dict.fromkeys(files))
+        raw_by_path = {}
+    for path in files:
+        try:
+            findings.extend(engine.check_file(path, raw_by_path.get(path)))
+        except RecursionError:
+            internal_errors.append(f"{path}: too deeply nested to analyse")
+        except Exception as error:  # noqa: BLE001 - one file's crash never hides the others
+            internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report this)")
+    selected = sorted((f for f in findings if config.wants(f)), key=lambda f: f.sort_key())
+    result = RunResult(selected, config, len(files), internal_errors=internal_errors)
+
+    if config.format == "sarif":
+        from .report.sarif import render_sarif
+
+        text = render_sarif(result, category)
+    else:
+        wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
+        text = render(result, config.format, colour=wants_colour)
+    if output is not None:
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(text, "utf-8")
+        except OSError as error:
+            raise fail(f"cannot write {output}: {error.strerror or error}") from None
+    else:
+        sys.stdout.write(text)
+    for message in internal_errors:
+        typer.echo(f"msgraphlint: internal error: {message}", err=True)
+    raise typer.Exit(result.exit_code)
+
+
+@app.command("rules")
+def list_rules(
+    syntax_level: Annotated[
+        LevelChoice, typer.Option("--syntax-level", help="Level the severities are shown for.")
+    ] = LevelChoice.lax,
+    device: Annotated[str, typer.Option("--device")] = "CPU",
+    family: Annotated[Optional[str], typer.Option("--family", help="Only this family.")] = None,
+    output_format: Annotated[FormatChoice, typer.Option("--format")] = FormatChoice.text,
+) -> None:
+    """List every rule with its severity at a syntax level."""
+    try:
+        device = parse_device(device, "--device")
+    except ConfigError as error:
+        raise fail(str(error)) from None
+    level = Level(syntax_level.value)
+    chosen = [r for r in catalogue.rules() if family is None or r.family == family]
+    if family is not None and not chosen:
+        raise fail(f"no family {family!r}; families: {', '.join(catalogue.families())}")
+    if output_format == FormatChoice.json:
+        records = [
+            {
+                "id": r.id,
+                "symbol": r.symbol,
+                "family": r.family,
+                "title": r.title,
+                "severity": r.severity(level, device).value,
+                "verdicts": {lvl.value: r.verdict(lvl, device).value for lvl in Level},
+                "help_uri": r.help_uri,
+            }
+            for r in chosen
+        ]
+        typer.echo(json.dumps(records, indent=2))
+        return
+    width = max(len(r.symbol) for r in chosen)
+    typer.echo(f"Severities at {level.name} on {device}:")
+    for r in chosen:
+        severity = r.severity(level, device).value
+        typer.echo(f"{r.id}  {r.symbol:<{width}}  {severity:<7}  {r.family:<17}  {r.title}")
+
+
+@app.command()
+def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8720.")]) -> None:
+    """Show a rule's documentation: what the compiler does at each level, and the fix."""
+    found = catalogue.find_rule(rule)
+    if found is None:
+        names = [r.symbol for r in catalogue.rules()] + [r.id for r in catalogue.rules()]
+        close = difflib.get_close_matches(rule, names, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; see `msgraphlint rules`"
+        raise fail(f"no rule {rule!r}{hint}")
+    typer.echo(rule_page(found))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("msgraphlint: interrupted", err=True)
+        sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - last resort: a message, never a traceback
+        typer.echo(f"msgraphlint: internal error: {type(error).__name__}: {error}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""Settings: command-line options over ``[tool.msgraphlint]`` in the nearest pyproject.toml.
+
+Every problem is a :class:`ConfigError` with a message a user can act on; the CLI turns it into
+exit code 2.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import catalogue
+from .catalogue import Level, Severity
+from .findings import Finding
+
+FORMATS = ("text", "json", "sarif")
+KNOWN_KEYS = {
+    "syntax-level",
+    "device",
+    "format",
+    "select",
+    "ignore",
+    "fail-on",
+    "exclude",
+    "confirm",  # read by --confirm
+}
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    level: Level = Level.LAX
+    device: str = "CPU"
+    format: str = "text"
+    select: frozenset[str] | None = None  # rule ids; None means every rule
+    ignore: frozenset[str] = frozenset()
+    fail_on: Severity = Severity.WARNING
+    exclude: tuple[str, ...] = ()
+    source: Path | None = None  # the pyproject.toml the defaults came from
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def wants(self, finding: Finding) -> bool:
+        if finding.rule_id in self.ignore:
+            return False
+        return self.select is None or finding.rule_id in self.select
+
+    def excludes(self, path: Path) -> bool:
+        text = path.as_posix()
+        return any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(path.name, pattern)
+                   for pattern in self.exclude)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        if (candidate / "pyproject.toml").is_file():
+            return candidate / "pyproject.toml"
+    return None
+
+
+def parse_level(value: object, where: str) -> Level:
+    try:
+        return Level(str(value).lower())
+    except ValueError:
+        choices = ", ".join(level.value for level in Level)
+        raise ConfigError(f"{where}: syntax level {value!r} is not one of {choices}") from None
+
+
+def parse_device(value: object, where: str) -> str:
+    for device in catalogue.DEVICES:
+        if str(value).lower() == device.lower():
+            return device
+    raise ConfigError(f"{where}: device {value!r} is not one of {', '.join(catalogue.DEVICES)}")
+
+
+def parse_format(value: object, where: str) -> str:
+    if str(value).lower() not in FORMATS:
+        raise ConfigError(f"{where}: format {value!r} is not one of {', '.join(FORMATS)}")
+    return str(value).lower()
+
+
+def parse_severity(value: object, where: str) -> Severity:
+    try:
+        return Severity(str(value).lower())
+    except ValueError:
+        choices = ", ".join(s.value for s in Severity)
+        raise ConfigError(f"{where}: severity {value!r} is not one of {choices}") from None
+
+
+def parse_selectors(values: object, where: str) -> frozenset[str]:
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError(f"{where}: expected a list of rule ids, symbols or families")
+    selectors = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    try:
+        return frozenset(catalogue.select_rules(selectors))
+    except KeyError as error:
+        raise ConfigError(
+            f"{where}: {error.args[0]!r} is not a rule id, symbol or family"
+            " (see `msgraphlint rules`)"
+        ) from None
+
+
+def load_pyproject(path: Path) -> dict:
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    section = data.get("tool", {}).get("msgraphlint", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [tool.msgraphlint] must be a table")
+    unknown = sorted(set(section) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown key(s) in [tool.msgraphlint]: {', '.join(unknown)}"
+            f" (known: {', '.join(sorted(KNOWN_KEYS))})"
+        )
+    return section
+
+
+def from_pyproject(path: Path | None) -> Config:
+    if path is None:
+        return Config()
+    section = load_pyproject(path)
+    where = f"{path} [tool.msgraphlint]"
+    config = Config(source=path, extra={"confirm": section.get("confirm", {})})
+    if "syntax-level" in section:
+        config = replace(config, level=parse_level(section["syntax-level"], where))
+    if "device" in section:
+        config = replace(config, device=parse_device(section["device"], where))
+    if "format" in section:
+        config = replace(config, format=parse_format(section["format"], where))
+    if "select" in section:
+        config = replace(config, select=parse_selectors(section["select"], where))
+    if "ignore" in section:
+        config = replace(config, ignore=parse_selectors(section["ignore"], where))
+    if "fail-on" in section:
+        config = replace(config, fail_on=parse_severity(section["fail-on"], where))
+    if "exclude" in section:
+        exclude = section["exclude"]
+        if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
+            raise ConfigError(f"{where}: exclude must be a list of glob patterns")
+        config = replace(config, exclude=tuple(exclude))
+    return config

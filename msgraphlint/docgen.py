@@ -1,0 +1,126 @@
+"""docs/rules/<symbol>.md and docs/rules/index.md, generated from the catalogue.
+
+``python -m msgraphlint.docgen [DIR]`` rewrites them; a test fails when they are not current.
+``msgraphlint explain`` prints the same page.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .catalogue import SEVERITY_OF_VERDICT, DEVICES, Level, Rule, rules
+
+VERDICT_WORDS = {
+    "rejected": "fails to compile",
+    "misbehaves": "compiles, but behaves differently from the Python",
+    "accepted": "compiles and behaves",
+}
+
+
+def _fenced(code: str) -> str:
+    return f"```python\n{code.strip()}\n```"
+
+
+def verdict_table(rule: Rule) -> str:
+    rows = ["| level | what MindSpore does | severity |", "| --- | --- | --- |"]
+    for level in Level:
+        verdict = rule.verdict(level)
+        severity = SEVERITY_OF_VERDICT[verdict].value
+        rows.append(f"| {level.name} | {rule.compiler[level]} | {severity} ({verdict.value}) |")
+    for device in DEVICES:
+        if device in rule.device_verdicts:
+            changed = ", ".join(
+                f"{level.name}: {verdict.value}"
+                for level, verdict in rule.device_verdicts[device].items()
+            )
+            rows.append(f"| on {device} | {changed} | |")
+    return "\n".join(rows)
+
+
+def rule_page(rule: Rule) -> str:
+    parts = [
+        f"# {rule.symbol} ({rule.id})",
+        "",
+        f"Family: `{rule.family}`. Seen with: {rule.seen_with}.",
+        "",
+        "## What it does",
+        "",
+        f"{rule.title}.",
+        "",
+        "## Why it breaks, per syntax level",
+        "",
+        rule.rationale.strip(),
+        "",
+        verdict_table(rule),
+        "",
+        "LAX is MindSpore's default level. Severity: error where the compiler rejects the code,"
+        " warning where it compiles but misbehaves, advice otherwise.",
+        "",
+        "## Example",
+        "",
+        _fenced(rule.example),
+        "",
+        "## Use instead",
+        "",
+        rule.fix,
+    ]
+    if rule.use_instead:
+        parts += ["", f"MindSpore API: `{rule.use_instead}`"]
+    parts += [
+        "",
+        "## Suppressing it",
+        "",
+        f"`# pylint: disable={rule.symbol}` on the line (or `# msgraphlint: disable={rule.symbol}`),"
+        f" or `--ignore {rule.symbol}`.",
+        "",
+        f"Reference: <{rule.doc}>",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def index_page() -> str:
+    lines = [
+        "# Rules",
+        "",
+        "Generated from the catalogue (`msgraphlint/rules/*.toml`) by `python -m msgraphlint.docgen`.",
+        "Severity columns: e = error (rejected), w = warning (compiles but misbehaves),"
+        " a = advice, on CPU.",
+        "",
+        "| id | symbol | family | STRICT | COMPATIBLE | LAX | what it finds |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules():
+        cells = [SEVERITY_OF_VERDICT[rule.verdict(level)].value[0] for level in Level]
+        lines.append(
+            f"| {rule.id} | [{rule.symbol}]({rule.symbol}.md) | {rule.family} | "
+            + " | ".join(cells)
+            + f" | {rule.title} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def expected_pages() -> dict[str, str]:
+    pages = {f"{rule.symbol}.md": rule_page(rule) for rule in rules()}
+    pages["index.md"] = index_page()
+    return pages
+
+
+def write_docs(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = expected_pages()
+    for stale in folder.glob("*.md"):
+        if stale.name not in pages:
+            stale.unlink()
+    written = []
+    for name, text in pages.items():
+        path = folder / name
+        path.write_text(text, "utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/rules")
+    print(f"wrote {len(write_docs(target))} pages to {target}")

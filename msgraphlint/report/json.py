@@ -1,0 +1,41 @@
+"""JSON: a stable, documented list of findings (docs/usage.md, "JSON output").
+
+One object per finding, sorted by path, line, column and rule; suppressed findings are left out.
+Fields are only ever added, never renamed or removed, within a major version.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import RunResult
+
+
+def finding_records(result: RunResult) -> list[dict]:
+    records = []
+    for finding in result.active:
+        rule = finding.rule
+        records.append(
+            {
+                "path": result.display_path(finding.path),
+                "line": finding.line,
+                "column": finding.column,
+                "end_line": finding.end_line,
+                "end_column": finding.end_column,
+                "rule_id": rule.id,
+                "symbol": rule.symbol,
+                "family": rule.family,
+                "severity": result.severity(finding).value,
+                "level": finding.level(result.config.level).value,
+                "device": result.config.device,
+                "message": finding.message,
+                "reached_from": finding.reached_from,
+                "target": finding.target,
+                "help_uri": rule.help_uri,
+            }
+        )
+    return records
+
+
+def render_json(result: RunResult) -> str:
+    return json.dumps(finding_records(result), indent=2, ensure_ascii=False) + "\n"

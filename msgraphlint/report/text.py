@@ -1,0 +1,49 @@
+"""Linter-style text: ``path:line:col: ID symbol message``, grouped by file, and a summary line."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from ..catalogue import Severity
+from . import RunResult
+
+COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.ADVICE: "\033[36m"}
+BOLD, DIM, RESET = "\033[1m", "\033[2m", "\033[0m"
+
+
+def _paint(text: str, code: str, colour: bool) -> str:
+    return f"{code}{text}{RESET}" if colour else text
+
+
+def render_text(result: RunResult, colour: bool = False) -> str:
+    lines: list[str] = []
+    active = result.active
+    for path, group in groupby(active, key=lambda f: f.path):
+        shown = result.display_path(path)
+        for finding in group:
+            severity = result.severity(finding)
+            location = _paint(f"{shown}:{finding.line}:{finding.column}:", BOLD, colour)
+            code = _paint(f"{finding.rule_id} {finding.rule.symbol}", COLOURS[severity], colour)
+            lines.append(f"{location} {code} {finding.message}")
+        lines.append("")
+    counts = result.counts()
+    total = sum(counts.values())
+    files = result.files_checked
+    checked = f"{files} file{'s' if files != 1 else ''} checked"
+    level = f"at {result.config.level.value.upper()} on {result.config.device}"
+    if total:
+        parts = ", ".join(
+            f"{counts[s]} {s.value}{'s' if counts[s] != 1 and s != Severity.ADVICE else ''}"
+            for s in (Severity.ERROR, Severity.WARNING, Severity.ADVICE)
+            if counts[s]
+        )
+        summary = f"Found {total} problem{'s' if total != 1 else ''} ({parts}); {checked} {level}."
+    else:
+        summary = f"No problems found; {checked} {level}."
+    suppressed = len(result.findings) - len(active)
+    if suppressed:
+        summary += f" {suppressed} suppressed inline."
+    lines.append(_paint(summary, BOLD if total else DIM, colour))
+    for error in result.internal_errors:
+        lines.append(f"internal error: {error}")
+    return "\n".join(lines) + "\n"
