@@ -104,7 +104,7 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
                 if finding.rule_id not in self.msgs:
                     continue
                 self.add_message(
-                    finding.rule_id,
+                    finding.rule.symbol,
                     line=finding.line,
                     col_offset=finding.column - 1,
                     end_lineno=finding.end_line,

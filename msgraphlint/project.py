@@ -179,24 +179,25 @@ class Project:
             self.scan_roots.append(root)
 
     def source(self, path: Path, raw: bytes | None = None) -> SourceFile:
-        path = path.resolve()
-        if raw is not None or path not in self._sources:
-            self._sources[path] = read_source(path, raw)
-            self._modules.pop(path, None)
-        return self._sources[path]
+        """Cached by real location; the SourceFile keeps the path as given (a link's own name)."""
+        key = path.resolve()
+        if raw is not None or key not in self._sources:
+            self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
+            self._modules.pop(key, None)
+        return self._sources[key]
 
     def module(self, path: Path, raw: bytes | None = None) -> ModuleInfo | None:
         """The parsed module at ``path`` (None if it cannot be parsed)."""
-        path = path.resolve()
-        if raw is not None or path not in self._modules:
+        key = path.resolve()
+        if raw is not None or key not in self._modules:
             source = self.source(path, raw)
             info = None
             if source.tree is not None:
-                name, is_package, base = module_name_for(path)
+                name, is_package, base = module_name_for(key)
                 self.add_root(base)
                 info = ModuleInfo(source, name, is_package)
-            self._modules[path] = info
-        return self._modules[path]
+            self._modules[key] = info
+        return self._modules[key]
 
     def find_module(self, dotted: str) -> ModuleInfo | None:
         """A project module by dotted name, searched under every root."""

@@ -41,10 +41,11 @@ class RunResult:
 
     def display_path(self, path: Path) -> str:
         """Relative to the root with forward slashes when inside it, else absolute."""
+        absolute = Path(os.path.abspath(path))
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return absolute.relative_to(os.path.abspath(self.root)).as_posix()
         except ValueError:
-            return path.resolve().as_posix()
+            return absolute.as_posix()
 
 
 def render(result: RunResult, fmt: str, colour: bool = False) -> str:

@@ -55,7 +55,7 @@ def rule_descriptor(rule: Rule, result: RunResult) -> om.ReportingDescriptor:
         help_uri=rule.help_uri,
         default_configuration=om.ReportingConfiguration(level=SARIF_LEVEL[severity]),
         properties=_property_bag(
-            tags=[rule.family, *rule.tags],
+            tags=list(dict.fromkeys([rule.family, *rule.tags])),  # SARIF tags are unique
             precision="high",
             **{"problem.severity": PROBLEM_SEVERITY[severity]},
         ),

@@ -1,0 +1,138 @@
+"""Cells, primitives and Parameters created inside compiled code.
+
+The compiler builds a Cell or primitive met in ``construct`` once, while compiling, by running its
+``__init__`` in Python: with constant arguments that works (advice: create it in ``__init__``), with
+an argument computed from the inputs it fails at every level. A layer with weights built there
+compiles, but its weights are never trained and GRAPH_MODE freezes one random draw. Creating a
+``Parameter`` in compiled code fails at every level.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.project import ClassInfo, ModuleInfo
+from msgraphlint.scope import ScopeModel
+
+PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
+CELL_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
+PRIMITIVE_NAMESPACE = "mindspore.ops."
+# CapWords names in mindspore.nn that are not Cells (metrics), and the base class itself.
+NOT_CELLS = frozenset(
+    {
+        "Cell", "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
+        "CosineSimilarity", "Dice", "F1", "Fbeta", "HausdorffDistance", "Loss", "MAE", "MSE",
+        "MeanSurfaceDistance", "Metric", "OcclusionSensitivity", "Perplexity", "Precision", "ROC",
+        "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
+        "TopKCategoricalAccuracy",
+    }
+)
+# CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
+NOT_PRIMITIVES = frozenset(
+    {
+        "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder",
+        "CustomRegOp", "DataType", "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph",
+        "P2POp", "ReduceOp", "TBERegOp", "TCPStore", "Tensor", "Primitive", "PrimitiveWithInfer",
+        "PrimitiveWithCheck",
+    }
+)
+# MindSpore layers that own Parameters (mindspore.nn and mindspore.mint.nn, 2.10).
+WEIGHTED_LAYERS = frozenset(
+    {
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "BiDense", "Conv1d", "Conv1dTranspose",
+        "Conv2d", "Conv2dBnAct", "Conv2dTranspose", "Conv3d", "Conv3dTranspose",
+        "ConvTranspose2d", "Dense", "DenseBnAct", "Embedding", "EmbeddingExt", "EmbeddingLookup",
+        "GRU", "GRUCell", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+        "LSTM", "LSTMCell", "LayerNorm", "LayerNormExt", "Linear", "MultiFieldEmbeddingLookup",
+        "MultiheadAttention", "PReLU", "PReLUExt", "RNN", "RNNCell", "SyncBatchNorm",
+        "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+        "TransformerEncoderLayer",
+    }
+)
+
+
+class CellConstruction(Family):
+    name = "cell-construction"
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified is None:
+            return
+        spelled = ast.unparse(node.func) + ("(...)" if node.args or node.keywords else "()")
+        if qualified in PARAMETER_CLASSES:
+            ctx.report("parameter-created-in-construct", node, spelled)
+            return
+        is_cell = self._is_cell(qualified, ctx)
+        if not is_cell and not is_primitive(qualified):
+            return
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if any(ctx.is_variable(argument) for argument in arguments):
+            # In a helper every parameter counts as a variable though callers often pass
+            # constants; and primitives differ (ops.HShrink(lambd=tensor) compiles,
+            # ops.Softmax(axis=tensor) does not). Unsure either way: no report.
+            if is_cell and ctx.function.is_root:
+                ctx.report("cell-created-with-tensor-args", node, spelled)
+            return
+        if is_cell and has_weights(qualified, ctx.module, ctx.model):
+            ctx.report("weighted-cell-created-in-construct", node, spelled)
+        else:
+            ctx.report("cell-created-in-construct", node, spelled)
+
+    @staticmethod
+    def _is_cell(qualified: str, ctx: FunctionContext) -> bool:
+        if is_mindspore_cell(qualified):
+            return True
+        cls = ctx.model.resolve_class(qualified, ctx.module)
+        return cls is not None and ctx.model.is_cell(cls)
+
+
+def last_name(qualified: str) -> str:
+    return qualified.rsplit(".", 1)[-1]
+
+
+def is_capitalised(name: str) -> bool:
+    return name[:1].isupper()
+
+
+def is_mindspore_cell(qualified: str) -> bool:
+    name = last_name(qualified)
+    return (
+        qualified.startswith(CELL_NAMESPACES) and is_capitalised(name) and name not in NOT_CELLS
+    )
+
+
+def is_primitive(qualified: str) -> bool:
+    name = last_name(qualified)
+    return (
+        qualified.startswith(PRIMITIVE_NAMESPACE)
+        and is_capitalised(name)
+        and name not in NOT_PRIMITIVES
+    )
+
+
+def has_weights(qualified: str, near: ModuleInfo, model: ScopeModel) -> bool:
+    """A MindSpore layer with Parameters, or a project Cell that creates Parameters or such
+    layers (itself, in a project base, or through project Cells it creates)."""
+    return _has_weights(qualified, near, model, seen=set())
+
+
+def _has_weights(qualified: str, near: ModuleInfo, model: ScopeModel, seen: set[int]) -> bool:
+    if is_mindspore_cell(qualified):
+        return last_name(qualified) in WEIGHTED_LAYERS
+    cls = model.resolve_class(qualified, near)
+    if cls is None or id(cls) in seen:
+        return False
+    seen.add(id(cls))  # each project class is looked at once: cycles end
+    return any(_creates_weights(klass, model, seen) for klass in model.mro(cls))
+
+
+def _creates_weights(cls: ClassInfo, model: ScopeModel, seen: set[int]) -> bool:
+    if any(is_mindspore_cell(base) and last_name(base) in WEIGHTED_LAYERS
+           for base in cls.base_names):
+        return True
+    for node in ast.walk(cls.node):
+        if isinstance(node, ast.Call) and (created := cls.module.imports.qualify(node.func)):
+            if created in PARAMETER_CLASSES or _has_weights(created, cls.module, model, seen):
+                return True
+    return False

@@ -1,0 +1,106 @@
+"""Host copies of tensors in compiled code: ``x.asnumpy()``, ``x.numpy()``, ``x.tolist()``.
+
+STRICT and COMPATIBLE reject them. LAX runs them through JIT Fallback, where automatic
+differentiation cannot follow, and the gradient of the Cell silently becomes zero; a Cell with a
+custom ``bprop`` keeps its gradient (advice only). On a Parameter the copy fails at every level.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import Family, FunctionContext
+
+# Tensor methods that hand the data to host Python (tolist() calls asnumpy()).
+HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
+# Methods that numpy arrays share with tensors: on an array the copy has already been reported.
+ARRAY_METHODS_TOO = frozenset({"tolist"})
+TENSOR_REPLACEMENT = "Tensor methods and mindspore.ops (x.item() for a Python scalar)"
+PARAMETER_REPLACEMENT = "the Parameter itself as a tensor, and asnumpy() outside construct"
+
+
+class HostCopies(Family):
+    name = "gradient"
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in HOST_COPY_METHODS:
+            return
+        if node.args or node.keywords:
+            return  # Tensor.asnumpy/numpy/tolist take no arguments: this is something else
+        if is_bprop_graph(ctx):
+            return  # bprop is not differentiated; host copies in it compiled at every level
+        receiver = func.value
+        spelled = f"{ast.unparse(func)}()"
+        if is_parameter(receiver, ctx):
+            ctx.report("asnumpy-on-parameter", node, spelled, PARAMETER_REPLACEMENT)
+            return
+        if not ctx.is_variable(receiver):
+            return  # a constant (or not a tensor at all): no gradient to lose
+        if func.attr in ARRAY_METHODS_TOO and is_host_array(receiver, ctx):
+            return
+        if has_custom_bprop(ctx):
+            ctx.report("asnumpy-under-bprop", node, spelled, TENSOR_REPLACEMENT)
+        else:
+            ctx.report("asnumpy-in-graph", node, spelled, TENSOR_REPLACEMENT)
+
+
+def is_bprop_graph(ctx: FunctionContext) -> bool:
+    target = ctx.function.target
+    return target.kind == "cell" and target.node.name == "bprop"
+
+
+def has_custom_bprop(ctx: FunctionContext) -> bool:
+    """The construct being compiled belongs to a Cell that (or whose base) defines bprop.
+
+    A jit-decorated method of such a Cell is its own graph, differentiated normally.
+    """
+    target = ctx.function.target
+    if target.kind != "cell" or ctx.cell is None:
+        return False
+    return ctx.model.find_method(ctx.cell, "bprop") is not None
+
+
+def is_parameter(receiver: ast.expr, ctx: FunctionContext) -> bool:
+    """``self.weight`` set to a Parameter in __init__, or a local name only ever bound to one."""
+    parameters = ctx.values.parameter_attrs
+    if isinstance(receiver, ast.Attribute):
+        return ctx.is_self(receiver.value) and receiver.attr in parameters
+    if isinstance(receiver, ast.Name):
+        values = bound_values(receiver.id, ctx.function.node)
+        return bool(values) and all(
+            isinstance(value, ast.Attribute)
+            and ctx.is_self(value.value)
+            and value.attr in parameters
+            for value in values
+        )
+    return False
+
+
+def is_host_array(receiver: ast.expr, ctx: FunctionContext) -> bool:
+    """Made by a host copy or by numpy: ``x.asnumpy().tolist()``, ``n = x.asnumpy(); n.tolist()``."""
+    sources = [receiver]
+    if isinstance(receiver, ast.Name):
+        sources = bound_values(receiver.id, ctx.function.node)
+    return any(made_on_host(source, ctx) for source in sources)
+
+
+def made_on_host(expr: ast.expr, ctx: FunctionContext) -> bool:
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr in HOST_COPY_METHODS:
+            return True
+        if (ctx.qualify(node.func) or "").startswith("numpy."):
+            return True
+    return False
+
+
+def bound_values(name: str, function: ast.AST) -> list[ast.expr]:
+    """Values assigned to a plain name anywhere in the function (flow-insensitive)."""
+    return [
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]

@@ -1,0 +1,119 @@
+"""PyTorch habits that MindSpore tensors and Cells do not understand.
+
+``x.size(0)`` (size is an int property in MindSpore), ``x.cuda()`` / ``x.cpu()`` / ``x.to(device)``
+(placement is global, set with mindspore.set_device), ``x.detach()`` (ops.stop_gradient) fail in
+compiled code at every level; a Cell that defines ``forward`` but no ``construct`` fails when it is
+called. Tensor methods PyTorch and MindSpore share (``permute``, ``view``, ``numel``, ``item``,
+``to(dtype)``, ...) compile and are left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import CellContext, Family, FunctionContext
+from msgraphlint.project import ClassInfo
+from msgraphlint.scope import CELL_BASE
+
+DEVICE_METHODS = frozenset({"cuda", "cpu"})
+# Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
+# model only knows the Parameters a project Cell creates itself.
+LAYER_PARAMETER_NAMES = frozenset(
+    {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
+)
+# `x.to(self.device)`: the PyTorch idiom names the device in a variable or attribute.
+DEVICE_NAME_HINT = "device"
+DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
+DELETE_THE_CALL = "delete the call (choose the device once with mindspore.set_device)"
+
+
+class PyTorchHabits(Family):
+    name = "pytorch-habits"
+
+    # ----- tensor methods ------------------------------------------------------------------
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        func = node.func
+        if not isinstance(func, ast.Attribute) or not is_tensor(func.value, ctx):
+            return
+        receiver = ast.unparse(func.value)
+        spelled = ast.unparse(node)
+        if func.attr == "size":
+            ctx.report("tensor-size-call", node, spelled, size_replacement(node, receiver))
+        elif func.attr == "detach" and not node.args:
+            ctx.report("detach-call", node, spelled, receiver)
+        elif func.attr in DEVICE_METHODS and not node.args:
+            ctx.report("device-move-call", node, spelled, DELETE_THE_CALL)
+        elif func.attr == "to" and moves_device(node, ctx):
+            ctx.report("device-move-call", node, spelled, to_replacement(node, receiver))
+
+    # ----- Cells ---------------------------------------------------------------------------
+
+    def visit_cell(self, cls: ClassInfo, ctx: CellContext) -> None:
+        forward = cls.methods.get("forward")
+        if forward is None or ctx.model.find_method(cls, "construct") is not None:
+            return
+        # `__call__` overridden somewhere: the class routes calls itself, forward may be intended.
+        if ctx.model.find_method(cls, "__call__") is not None:
+            return
+        if has_foreign_base(cls, ctx):
+            return
+        ctx.report("forward-without-construct", forward, cls.name)
+
+
+def is_tensor(receiver: ast.expr, ctx: FunctionContext) -> bool:
+    """A value known to be a tensor: one from the inputs, or a layer's weight (`self.fc.weight`)."""
+    if ctx.is_variable(receiver):
+        return True
+    return (
+        isinstance(receiver, ast.Attribute)
+        and receiver.attr in LAYER_PARAMETER_NAMES
+        and isinstance(receiver.value, ast.Attribute)
+        and ctx.is_self(receiver.value.value)
+    )
+
+
+def size_replacement(node: ast.Call, receiver: str) -> str:
+    if not node.args:
+        return f"{receiver}.shape"
+    return f"{receiver}.shape[{ast.unparse(node.args[0])}]"
+
+
+def names_device(expr: ast.expr, ctx: FunctionContext) -> bool:
+    match expr:
+        case ast.Constant(value=str()):
+            return True
+        case ast.Name(id=name) | ast.Attribute(attr=name) if DEVICE_NAME_HINT in name.lower():
+            return True
+        case ast.Call(func=func):
+            return ctx.qualify(func) in DEVICE_CONSTRUCTORS
+    return False
+
+
+def moves_device(node: ast.Call, ctx: FunctionContext) -> bool:
+    """`x.to("cuda")`, `x.to(device)`, `x.to(device=...)`; `x.to(ms.float16)` is a cast."""
+    if any(keyword.arg == "device" for keyword in node.keywords):
+        return True
+    return bool(node.args) and names_device(node.args[0], ctx)
+
+
+def to_replacement(node: ast.Call, receiver: str) -> str:
+    """`x.to(device, dtype)` also casts: keep that part."""
+    dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype is None and len(node.args) > 1:
+        dtype = node.args[1]
+    if dtype is None:
+        return DELETE_THE_CALL
+    return f"keep only the cast: {receiver}.astype({ast.unparse(dtype)})"
+
+
+def has_foreign_base(cls: ClassInfo, ctx: CellContext) -> bool:
+    """A base outside the project other than nn.Cell (nn.Dense, a library Cell) may define
+    construct; we cannot see it, so we do not claim it is missing."""
+    for klass in ctx.model.mro(cls):
+        if len(klass.base_names) != len(klass.node.bases):
+            return True  # a base that is not a plain name (a call, a subscript): unknown
+        for base in klass.base_names:
+            if base != CELL_BASE and ctx.model.resolve_class(base, klass.module) is None:
+                return True
+    return False

@@ -1,0 +1,314 @@
+"""Python syntax the graph parser does not accept: statements, expressions and forms of them.
+
+MindSpore parses a compiled function's source with a fixed list of statement and expression types;
+anything else fails at every syntax level, whether or not the code would ever run (nested defs and
+lambdas are parsed with the function around them). Some accepted statements have limits of their
+own: loops without `else`, comprehensions with one `for`, `with` only on @jit_class instances and
+`raise` only of the standard exceptions the compiler names.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.project import ClassInfo
+from msgraphlint.scope import is_mindspore_cell_name
+
+# The statement and expression types MindSpore 2.10's parser handles (parse.cc); all else fails.
+ACCEPTED_STATEMENTS = frozenset(
+    {
+        "Return", "Expr", "If", "Assign", "AnnAssign", "While", "For", "FunctionDef", "AugAssign",
+        "Global", "Break", "Continue", "Pass", "Raise", "Assert", "With",
+    }
+)
+ACCEPTED_EXPRESSIONS = frozenset(
+    {
+        "BinOp", "Name", "Constant", "Call", "IfExp", "Attribute", "Compare", "BoolOp", "Lambda",
+        "Tuple", "List", "Subscript", "Slice", "UnaryOp", "Dict", "DictComp", "ListComp",
+        "GeneratorExp", "JoinedStr", "FormattedValue", "Starred",
+    }
+)
+# Every type this Python's ast has that the parser does not accept (3.12's TypeAlias included).
+UNSUPPORTED_STATEMENTS = frozenset(
+    {kind.__name__ for kind in ast.stmt.__subclasses__()} - ACCEPTED_STATEMENTS
+)
+UNSUPPORTED_EXPRESSIONS = frozenset(
+    {kind.__name__ for kind in ast.expr.__subclasses__()} - ACCEPTED_EXPRESSIONS
+)
+
+STATEMENT_KEYWORDS = {
+    "Try": "try", "TryStar": "try/except*", "Delete": "del", "ClassDef": "class",
+    "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "from ... import", "Match": "match",
+    "AsyncFunctionDef": "async def", "AsyncFor": "async for", "AsyncWith": "async with",
+    "TypeAlias": "type",
+}
+DEFAULT_STATEMENT_ADVICE = "move it out of the compiled code"
+TRY_ADVICE = "test the condition with if and raise ValueError, or catch around the call of the Cell"
+STATEMENT_ADVICE = {
+    "Try": TRY_ADVICE,
+    "TryStar": TRY_ADVICE,
+    "Delete": "drop the del: the graph frees intermediate values itself",
+    "ClassDef": "define the class at module level (with @mindspore.jit_class to use it here)",
+    "Nonlocal": "return the new value from the inner function instead",
+    "Import": "import at module level",
+    "ImportFrom": "import at module level",
+    "Match": "use if/elif on the value",
+    "AsyncFunctionDef": "compiled code runs synchronously: use a plain def",
+    "AsyncFor": "compiled code runs synchronously: use a plain for",
+    "AsyncWith": "compiled code runs synchronously: use a plain with",
+}
+# Definitions whose bodies the compiled function never runs as graph code once fixed (moved out):
+# findings inside them would be noise, so only the definition itself is reported.
+OPAQUE_DEFINITIONS = (ast.ClassDef, ast.AsyncFunctionDef)
+
+EXPRESSION_DESCRIPTIONS = {
+    "Set": ("a set literal", "use a tuple or list (`in (2, 4)` for membership)"),
+    "SetComp": ("a set comprehension", "use a list comprehension"),
+    "NamedExpr": ("the walrus operator ':='", "assign on its own line before the test"),
+    "Yield": ("'yield'", "return a tuple or list instead of a generator"),
+    "YieldFrom": ("'yield from'", "return a tuple or list instead of a generator"),
+    "Await": ("'await'", "compiled code runs synchronously: call the function directly"),
+}
+DEFAULT_EXPRESSION_ADVICE = "rewrite it with supported expressions or move it out of compiled code"
+COMPLEX_LITERAL_ADVICE = "build complex tensors with ops.Complex()(real, imag)"
+
+# `raise NAME` / `raise NAME(...)`: the compiler checks NAME as written against this list.
+SUPPORTED_EXCEPTIONS = frozenset(
+    {
+        "AssertionError", "AttributeError", "BaseException", "EnvironmentError", "Exception",
+        "IOError", "IndentationError", "IndexError", "KeyError", "KeyboardInterrupt", "MemoryError",
+        "NameError", "NotImplementedError", "OSError", "OverflowError", "RuntimeError",
+        "RuntimeWarning", "StopIteration", "TypeError", "UnboundLocalError", "ValueError",
+        "ZeroDivisionError",
+    }
+)
+
+# Top-level packages whose context managers are host objects, never @jit_class instances.
+HOST_CONTEXT_PACKAGES = frozenset(
+    {
+        "builtins", "threading", "multiprocessing", "concurrent", "contextlib", "warnings",
+        "tempfile", "io", "os", "pathlib", "shutil", "socket", "sqlite3", "zipfile", "tarfile",
+        "gzip", "time", "logging", "numpy", "torch", "tqdm", "h5py", "pandas",
+    }
+)
+
+
+class SyntaxFamily(Family):
+    name = "syntax"
+
+    def __init__(self) -> None:
+        # The compiled function being walked and the nodes inside opaque definitions reported in it.
+        # Holding the function node keeps it alive, so the ids in the set cannot be reused.
+        self._function: ast.AST | None = None
+        self._opaque_nodes: set[int] = set()
+
+    # ----- statements and expressions outside the parser's lists -------------------------
+
+    def report_unsupported_statement(self, node: ast.stmt, ctx: FunctionContext) -> None:
+        if self._inside_reported_definition(node, ctx):
+            return
+        kind = type(node).__name__
+        if isinstance(node, OPAQUE_DEFINITIONS):
+            self._opaque_nodes.update(id(inner) for inner in ast.walk(node) if inner is not node)
+        keyword = STATEMENT_KEYWORDS.get(kind, kind)
+        advice = STATEMENT_ADVICE.get(kind, DEFAULT_STATEMENT_ADVICE)
+        ctx.report("unsupported-statement", node, keyword, advice)
+
+    def report_unsupported_expression(self, node: ast.expr, ctx: FunctionContext) -> None:
+        if self._inside_reported_definition(node, ctx):
+            return
+        kind = type(node).__name__
+        what, advice = EXPRESSION_DESCRIPTIONS.get(
+            kind, (f"a '{kind}' expression", DEFAULT_EXPRESSION_ADVICE)
+        )
+        ctx.report("unsupported-expression", node, what.capitalize(), advice)
+
+    def visit_Constant(self, node: ast.Constant, ctx: FunctionContext) -> None:
+        # Constant is accepted, except complex numbers ("Unsupported Constant type : 1j").
+        if isinstance(node.value, complex) and not self._inside_reported_definition(node, ctx):
+            literal = ast.unparse(node)
+            ctx.report(
+                "unsupported-expression", node, f"The complex literal {literal}",
+                COMPLEX_LITERAL_ADVICE,
+            )
+
+    def _inside_reported_definition(self, node: ast.AST, ctx: FunctionContext) -> bool:
+        # Nodes of one compiled function are walked together, ancestors first (ast.walk is
+        # breadth first), so an opaque definition is always seen before what it contains.
+        if self._function is not ctx.function.node:
+            self._function = ctx.function.node
+            self._opaque_nodes = set()
+        return id(node) in self._opaque_nodes
+
+    # ----- limits of accepted statements ---------------------------------------------------
+
+    def visit_For(self, node: ast.For, ctx: FunctionContext) -> None:
+        self._check_loop_else(node, "for", ctx)
+
+    def visit_While(self, node: ast.While, ctx: FunctionContext) -> None:
+        self._check_loop_else(node, "while", ctx)
+
+    def _check_loop_else(self, node: ast.For | ast.While, keyword: str, ctx) -> None:
+        if node.orelse and not self._inside_reported_definition(node, ctx):
+            ctx.report("loop-else", node, keyword)
+
+    def visit_ListComp(self, node: ast.ListComp, ctx: FunctionContext) -> None:
+        self._check_generators(node, ctx)
+
+    def visit_DictComp(self, node: ast.DictComp, ctx: FunctionContext) -> None:
+        self._check_generators(node, ctx)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp, ctx: FunctionContext) -> None:
+        self._check_generators(node, ctx)
+
+    def _check_generators(self, node, ctx: FunctionContext) -> None:
+        # Set comprehensions are unsupported-expression already: one finding is enough.
+        if len(node.generators) > 1 and not self._inside_reported_definition(node, ctx):
+            ctx.report("multi-generator-comprehension", node, len(node.generators))
+
+    def visit_Raise(self, node: ast.Raise, ctx: FunctionContext) -> None:
+        if node.exc is None or self._inside_reported_definition(node, ctx):
+            return
+        raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        # Only a bare name is checked by the compiler; `raise errors.ShapeError(...)` and
+        # `raise self.error(...)` compile, so they are not reported.
+        if not isinstance(raised, ast.Name) or raised.id in SUPPORTED_EXCEPTIONS:
+            return
+        # A local variable holding an exception instance (`err = ValueError(...)`) is accepted.
+        if raised.id in local_names(ctx.function.node):
+            return
+        ctx.report("unsupported-exception-type", node, raised.id)
+
+    def visit_With(self, node: ast.With, ctx: FunctionContext) -> None:
+        if self._inside_reported_definition(node, ctx):
+            return
+        for item in node.items:
+            manager = item.context_expr
+            if (what := self._non_jit_class_manager(manager, ctx)) is not None:
+                ctx.report("with-non-jit-class", item.context_expr, ast.unparse(manager), what)
+
+    # ----- what a context manager is -------------------------------------------------------
+
+    def _non_jit_class_manager(self, manager: ast.expr, ctx: FunctionContext) -> str | None:
+        """A description of the context manager when it is known not to be a @jit_class
+        instance; None when it is one or when it cannot be told (then nothing is reported)."""
+        constructors = self._constructors_of(manager, ctx)
+        if not constructors:
+            return None
+        descriptions = [describe_non_jit_class(call, ctx) for call in constructors]
+        if any(description is None for description in descriptions):
+            return None  # one possible value may be a jit_class: do not guess
+        return descriptions[0]
+
+    def _constructors_of(self, manager: ast.expr, ctx: FunctionContext) -> list[ast.Call]:
+        """The calls that build the context manager: the expression itself, the value of a local
+        name, or what `self.<attr>` is set to in the Cell's classes."""
+        if isinstance(manager, ast.Call):
+            return [manager]
+        if isinstance(manager, ast.Name):
+            values = assigned_values(ctx.function.node, manager.id)
+        elif isinstance(manager, ast.Attribute) and ctx.is_self(manager.value):
+            values = [
+                value
+                for cls in classes_of(ctx)
+                for value in self_attribute_values(cls, manager.attr)
+            ]
+        else:
+            return []
+        if not values or not all(isinstance(value, ast.Call) for value in values):
+            return []
+        return values
+
+
+def describe_non_jit_class(call: ast.Call, ctx: FunctionContext) -> str | None:
+    """What `call` builds, for the message, when it is known not to be a @jit_class instance."""
+    qualified = ctx.qualify(call.func)
+    if qualified is None:
+        return None
+    cls = ctx.model.resolve_class(qualified, ctx.module)
+    if cls is not None:
+        if ctx.model.is_jit_class(cls):
+            return None
+        if ctx.model.is_cell(cls):
+            return f"{cls.name}, a Cell"
+        return f"{cls.name}, a class without @jit_class"
+    if is_mindspore_cell_name(qualified):
+        return f"{qualified}, a Cell"
+    if qualified.split(".", 1)[0] in HOST_CONTEXT_PACKAGES:
+        spelled = qualified.removeprefix("builtins.")
+        if spelled.rsplit(".", 1)[-1][:1].isupper():
+            return f"a {spelled}"
+        return f"the result of {spelled}()"
+    # MindSpore's own contexts (StreamCtx) and unknown libraries may be fine: not reported.
+    return None
+
+
+def classes_of(ctx: FunctionContext) -> list[ClassInfo]:
+    start = ctx.cell or ctx.owner
+    return ctx.model.mro(start) if start is not None else []
+
+
+def self_attribute_values(cls: ClassInfo, attr: str) -> list[ast.expr]:
+    """Every value assigned to `self.<attr>` in the class's own methods."""
+    values = []
+    for method in cls.methods.values():
+        params = [*method.args.posonlyargs, *method.args.args]
+        if not params:
+            continue
+        self_name = params[0].arg
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and target.attr == attr
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == self_name
+                    ):
+                        values.append(node.value)
+    return values
+
+
+def assigned_values(function: ast.AST, name: str) -> list[ast.expr]:
+    """Values of the plain assignments `name = value` in a function; empty when the name is bound
+    any other way too (parameter, loop, tuple unpacking), because then its value is unknown."""
+    values: list[ast.expr] = []
+    bindings = 0
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            bindings += 1
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == name
+        ):
+            values.append(node.value)
+    if bindings != len(values) or name in parameter_names(function):
+        return []
+    return values
+
+
+def parameter_names(function: ast.AST) -> set[str]:
+    args = function.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {arg.arg for arg in every if arg is not None}
+
+
+def local_names(function: ast.AST) -> set[str]:
+    """Names bound inside a function, its nested functions included."""
+    names = set(parameter_names(function))
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            names.update(parameter_names(node))
+    return names
+
+
+# The parser's lists are data: one handler per ast type outside them, registered from the sets.
+for _kind in UNSUPPORTED_STATEMENTS:
+    setattr(SyntaxFamily, f"visit_{_kind}", SyntaxFamily.report_unsupported_statement)
+for _kind in UNSUPPORTED_EXPRESSIONS:
+    setattr(SyntaxFamily, f"visit_{_kind}", SyntaxFamily.report_unsupported_expression)

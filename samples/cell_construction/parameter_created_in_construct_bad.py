@@ -1,0 +1,17 @@
+"""parameter-created-in-construct: creating a Parameter in compiled code fails at every level."""
+
+import mindspore as ms
+from mindspore import Parameter, nn, ops
+
+
+class LearnedScale(nn.Cell):
+    def construct(self, x):
+        ones = ops.ones((2, 2), ms.float32)
+        scale = Parameter(ones, name="scale")  # expect: parameter-created-in-construct
+        return x * scale
+
+
+class Accumulator(nn.Cell):
+    def construct(self, x):
+        total = ms.Parameter(x * 0, name="total")  # expect: parameter-created-in-construct
+        return x + total

@@ -1,0 +1,27 @@
+"""random-frozen, fixed: MindSpore's random operators draw on every step."""
+
+import numpy as np
+from mindspore import Tensor, jit, nn, ops
+
+
+class NoisyInput(nn.Cell):
+    def construct(self, x):
+        noise = ops.randn_like(x) * 0.1
+        return x + noise
+
+
+class RandomScale(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        # Drawn once on purpose, in __init__: a fixed random projection is not frozen by mistake.
+        self.projection = Tensor(np.random.rand(2, 2).astype(np.float32))
+
+    def construct(self, x):
+        scale = 0.8 + 0.4 * ops.rand(1)
+        return ops.matmul(x, self.projection) * scale
+
+
+@jit
+def jitter(x):
+    offset = ops.rand_like(x)
+    return x + offset

@@ -1,0 +1,23 @@
+"""asnumpy-on-parameter: a Parameter copied to the host in construct fails at every level."""
+
+import numpy as np
+from mindspore import Parameter, Tensor, nn
+
+
+class Gate(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = Parameter(Tensor(np.ones((2, 2), np.float32)), name="weight")
+
+    def construct(self, x):
+        return x * Tensor(self.weight.asnumpy())  # expect: asnumpy-on-parameter
+
+
+class Bias(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.bias = Parameter(Tensor(np.zeros((2, 2), np.float32)), name="bias")
+
+    def construct(self, x):
+        bias = self.bias
+        return x + Tensor(bias.tolist())  # expect: asnumpy-on-parameter

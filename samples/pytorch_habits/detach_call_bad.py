@@ -1,0 +1,17 @@
+"""detach-call: MindSpore tensors have no detach(); fails at every level."""
+
+from mindspore import nn
+
+
+class FixedScale(nn.Cell):
+    def construct(self, x):
+        return x * x.detach()  # expect: detach-call
+
+
+class TiedProjection(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x):
+        return self.fc(x) + x @ self.fc.weight.detach()  # expect: detach-call

@@ -1,0 +1,27 @@
+"""device-move-call: x.cuda(), x.cpu() and x.to(device) fail in compiled code at every level."""
+
+from mindspore import nn, ops
+
+
+class ToGpu(nn.Cell):
+    def construct(self, x):
+        return ops.relu(x.cuda())  # expect: device-move-call
+
+
+class BackToHost(nn.Cell):
+    def construct(self, x):
+        return ops.relu(x).cpu()  # expect: device-move-call
+
+
+class MoveWithTo(nn.Cell):
+    def __init__(self, device="cuda"):
+        super().__init__()
+        self.device = device
+
+    def construct(self, x):
+        return ops.relu(x.to(self.device))  # expect: device-move-call
+
+
+class MoveToCpu(nn.Cell):
+    def construct(self, x):
+        return ops.relu(x.to("cpu"))  # expect: device-move-call

@@ -1,0 +1,14 @@
+"""tensor-size-call: PyTorch's x.size(0) calls an int in MindSpore and fails at every level."""
+
+from mindspore import nn
+
+
+class Flatten(nn.Cell):
+    def construct(self, x):
+        return x.reshape(x.size(0), -1)  # expect: tensor-size-call
+
+
+class MeanOverRows(nn.Cell):
+    def construct(self, x):
+        rows, _ = x.size()  # expect: tensor-size-call
+        return x.sum(axis=0) / rows

@@ -1,0 +1,242 @@
+"""The CLI as a user runs it: exit codes, formats, configuration, and bad input without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from msgraphlint.cli import app
+
+from .samples_index import SAMPLES
+
+BAD = textwrap.dedent(
+    """
+    import math
+    from mindspore import nn
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * math.sqrt(x.sum())
+    """
+).lstrip()
+CLEAN = textwrap.dedent(
+    """
+    from mindspore import nn, ops
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * ops.sqrt(x.sum())
+    """
+).lstrip()
+
+
+def run(*args: str, cwd: Path | None = None, stdin: str | None = None):
+    """Run the CLI in-process from ``cwd``; returns (exit code, stdout, stderr)."""
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args), input=stdin, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+def test_exit_codes_follow_findings(project):
+    assert run("check", "clean.py", cwd=project)[0] == 0
+    code, out, _ = run("check", "bad.py", cwd=project)
+    assert code == 1
+    assert "bad.py:6:20: W8720 host-call-on-tensor" in out
+    assert "Found 1 problem (1 warning); 1 file checked at LAX on CPU." in out
+
+
+def test_default_path_is_the_current_folder_and_skips_venvs_and_hidden(project):
+    for hidden in (".git/hook.py", "venv/lib/x.py", "build/lib/x.py", "node_modules/x.py"):
+        (project / hidden).parent.mkdir(parents=True, exist_ok=True)
+        (project / hidden).write_text(BAD)
+    (project / "myenv").mkdir()
+    (project / "myenv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (project / "myenv" / "x.py").write_text(BAD)
+    code, out, _ = run("check", cwd=project)
+    assert code == 1
+    assert "2 files checked" in out
+    assert out.count("W8720") == 1
+
+
+def test_syntax_level_changes_severity_not_findings(project):
+    _, lax, _ = run("check", "bad.py", "--format", "json", cwd=project)
+    _, strict, _ = run("check", "bad.py", "--format", "json", "--syntax-level", "strict", cwd=project)
+    assert [f["severity"] for f in json.loads(lax)] == ["warning"]
+    assert [f["severity"] for f in json.loads(strict)] == ["error"]
+
+
+def test_json_output_is_the_documented_list(project):
+    _, out, _ = run("check", "bad.py", "--format", "json", cwd=project)
+    (finding,) = json.loads(out)
+    assert finding == {
+        "path": "bad.py",
+        "line": 6,
+        "column": 20,
+        "end_line": 6,
+        "end_column": 38,
+        "rule_id": "W8720",
+        "symbol": "host-call-on-tensor",
+        "family": "third-party",
+        "severity": "warning",
+        "level": "lax",
+        "device": "CPU",
+        "message": finding["message"],
+        "reached_from": None,
+        "target": "Net.construct",
+        "help_uri": "https://github.com/msgraphlint/msgraphlint/blob/main/docs/rules/host-call-on-tensor.md",
+    }
+    assert "math.sqrt" in finding["message"] and "ops.sqrt" in finding["message"]
+
+
+def test_output_file(project):
+    code, out, _ = run("check", "bad.py", "--format", "sarif", "--output", "out/report.sarif", cwd=project)
+    assert code == 1 and out == ""
+    log = json.loads((project / "out" / "report.sarif").read_text())
+    assert log["runs"][0]["results"][0]["ruleId"] == "W8720"
+
+
+@pytest.mark.parametrize("selector", ["W8720", "host-call-on-tensor", "third-party"])
+def test_select_and_ignore_by_id_symbol_or_family(project, selector):
+    assert run("check", "bad.py", "--ignore", selector, cwd=project)[0] == 0
+    assert run("check", "bad.py", "--select", selector, cwd=project)[0] == 1
+    assert run("check", "bad.py", "--select", "numpy-reduction-on-tensor", cwd=project)[0] == 0
+
+
+def test_unknown_selector_is_a_usage_error(project):
+    code, _, err = run("check", "bad.py", "--select", "no-such-rule", cwd=project)
+    assert code == 2
+    assert "'no-such-rule' is not a rule id, symbol or family" in err
+
+
+def test_pyproject_defaults_and_command_line_overrides(project):
+    (project / "pyproject.toml").write_text(
+        '[tool.msgraphlint]\nsyntax-level = "strict"\nformat = "json"\nignore = ["numpy-on-constants"]\n'
+    )
+    _, out, _ = run("check", "bad.py", cwd=project)
+    assert json.loads(out)[0]["severity"] == "error"
+    _, out, _ = run("check", "bad.py", "--syntax-level", "lax", cwd=project)
+    assert json.loads(out)[0]["severity"] == "warning"
+
+
+def test_pyproject_is_found_from_the_checked_path(project, tmp_path_factory):
+    (project / "pyproject.toml").write_text('[tool.msgraphlint]\nignore = ["third-party"]\n')
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    assert run("check", str(project / "bad.py"), cwd=elsewhere)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('[tool.msgraphlint]\nsyntax-level = "loose"\n', "syntax level 'loose' is not one of"),
+        ('[tool.msgraphlint]\ndevice = "TPU"\n', "device 'TPU' is not one of CPU, GPU, Ascend"),
+        ('[tool.msgraphlint]\nselcet = ["x"]\n', "unknown key(s) in [tool.msgraphlint]: selcet"),
+        ('[tool.msgraphlint\n', "invalid TOML"),
+        ('[tool.msgraphlint]\nexclude = "tests"\n', "exclude must be a list of glob patterns"),
+    ],
+)
+def test_bad_configuration_is_a_clear_usage_error(project, content, message):
+    (project / "pyproject.toml").write_text(content)
+    code, out, err = run("check", "bad.py", cwd=project)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in out + err
+
+
+def test_exclude_patterns(project):
+    (project / "pyproject.toml").write_text('[tool.msgraphlint]\nexclude = ["bad*.py"]\n')
+    assert run("check", cwd=project)[0] == 0
+
+
+def test_missing_path_is_a_usage_error(project):
+    code, _, err = run("check", "nope.py", "bad.py", cwd=project)
+    assert code == 2
+    assert "no such file or folder: nope.py" in err
+
+
+def test_bad_option_value_is_a_usage_error(project):
+    code, _, err = run("check", "--syntax-level", "loose", cwd=project)
+    assert code == 2 and "loose" in err
+
+
+def test_stdin(project):
+    code, out, _ = run("check", "-", "--stdin-filename", "buffer.py", stdin=BAD, cwd=project)
+    assert code == 1
+    assert "buffer.py:6:20: W8720" in out
+
+
+def test_bad_files_are_reported_and_the_others_still_checked(project):
+    (project / "py2.py").write_text('print "hello"\n')
+    (project / "gbk.py").write_bytes('NAME = "模型"\n'.encode("gbk"))
+    (project / "bom.py").write_bytes(b"\xef\xbb\xbf" + BAD.encode())
+    (project / "binary.py").write_bytes(bytes(range(256)))
+    (project / "dangling.py").symlink_to(project / "gone.py")
+    code, out, err = run("check", "--format", "json", cwd=project)
+    assert code == 1
+    assert "Traceback" not in out + err
+    found = {(f["path"], f["symbol"]) for f in json.loads(out)}
+    assert found == {
+        ("bad.py", "host-call-on-tensor"),
+        ("bom.py", "utf8-bom"),
+        ("bom.py", "host-call-on-tensor"),  # a BOM file is still checked
+        ("py2.py", "syntax-error"),
+        ("gbk.py", "undecodable-file"),
+        ("binary.py", "undecodable-file"),
+        ("dangling.py", "unreadable-file"),
+    }
+
+
+def test_finding_columns_count_characters_after_chinese_text(tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import math\nfrom mindspore import nn\n\nclass Net(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        注释 = '模型输出'; return 注释, math.sqrt(x.sum())\n",
+        "utf-8",
+    )
+    _, out, _ = run("check", "m.py", "--format", "json", cwd=tmp_path)
+    (finding,) = json.loads(out)
+    line = (tmp_path / "m.py").read_text("utf-8").splitlines()[5]
+    assert finding["column"] == line.index("math.sqrt") + 1
+    assert finding["end_column"] == len(line) + 1
+
+
+def test_rules_and_explain(project):
+    code, out, _ = run("rules", "--syntax-level", "strict")
+    assert code == 0
+    assert "W8720  host-call-on-tensor" in out and "error" in out.split("W8720")[1].splitlines()[0]
+    code, out, _ = run("rules", "--format", "json")
+    assert {r["symbol"] for r in json.loads(out)} >= {"host-call-on-tensor", "syntax-error"}
+    code, out, _ = run("explain", "host-call-on-tensor")
+    assert code == 0 and "## Why it breaks, per syntax level" in out and "| STRICT |" in out
+    code, _, err = run("explain", "host-call-on-tensr")
+    assert code == 2 and "did you mean host-call-on-tensor" in err
+
+
+def test_installed_entry_point_never_shows_a_traceback(tmp_path):
+    """The real console script, on the bundled samples and on a folder it cannot use."""
+    script = Path(sys.executable).with_name("msgraphlint")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "msgraphlint.cli"]
+    result = subprocess.run([*command, "check", str(SAMPLES)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    result = subprocess.run([*command, "check", str(tmp_path / "missing")], capture_output=True, text=True)
+    assert result.returncode == 2 and "Traceback" not in result.stderr

@@ -1,0 +1,265 @@
+"""The graph-scope model: which code is compiled, however it is spelled, and how it is reached."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from msgraphlint.analyze import Engine
+from msgraphlint.catalogue import Level
+from msgraphlint.project import Project
+from msgraphlint.scope import ScopeModel
+
+# A line that the host-call rule flags whenever it is compiled, and only then.
+HOST_CALL = "math.sqrt(x.sum())"
+
+
+def write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), "utf-8")
+
+
+def flagged(folder: Path, name: str) -> list[tuple[int, str | None]]:
+    """(line, reached_from) of host-call findings in one file of a project folder."""
+    findings = Engine().check_file(folder / name)
+    return [(f.line, f.reached_from) for f in findings if f.rule.symbol == "host-call-on-tensor"]
+
+
+@pytest.mark.parametrize(
+    "imports, base",
+    [
+        ("from mindspore import nn", "nn.Cell"),
+        ("import mindspore.nn as nn", "nn.Cell"),
+        ("import mindspore as ms", "ms.nn.Cell"),
+        ("import mindspore", "mindspore.nn.Cell"),
+        ("import mindspore.nn", "mindspore.nn.Cell"),
+        ("from mindspore.nn import Cell as Base", "Base"),
+        ("from mindspore.nn import Cell", "Cell"),
+        ("from mindspore import nn\nBase = nn.Cell", "Base"),
+        ("from mindspore import nn", "nn.SequentialCell"),
+        ("from mindspore.nn.cell import Cell", "Cell"),
+    ],
+)
+def test_cell_base_is_recognised_however_spelled(tmp_path, imports, base):
+    source = f"import math\n{imports}\nclass Net({base}):\n    def construct(self, x):\n"
+    source += f"        return {HOST_CALL}\n"
+    (tmp_path / "m.py").write_text(source, "utf-8")
+    assert flagged(tmp_path, "m.py") == [(source.count("\n"), None)]
+
+
+def test_a_class_with_construct_that_is_not_a_cell_is_not_compiled(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        class Pipeline:
+            def construct(self, x):
+                return {HOST_CALL}
+        class Other(SomethingUnknown):
+            def construct(self, x):
+                return {HOST_CALL}
+        """})
+    assert flagged(tmp_path, "m.py") == []
+
+
+def test_cell_through_user_base_classes_in_the_same_and_other_files(tmp_path):
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            from mindspore import nn
+            class Backbone(nn.Cell):
+                pass
+            """,
+        "pkg/reexport.py": "from .base import Backbone as Trunk\n",
+        "pkg/net.py": f"""
+            import math
+            from pkg.reexport import Trunk
+            class Middle(Trunk):
+                pass
+            class Net(Middle):
+                def construct(self, x):
+                    return {HOST_CALL}
+            """,
+    })
+    assert flagged(tmp_path, "pkg/net.py") == [(7, None)]
+
+
+def test_roots_include_bprop_and_every_jit_spelling(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        import mindspore as ms
+        import mindspore
+        from mindspore import jit, nn
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x
+            def bprop(self, x, out, dout):
+                return ({HOST_CALL},)
+        @jit
+        def a(x):
+            return {HOST_CALL}
+        @ms.jit
+        def b(x):
+            return {HOST_CALL}
+        @mindspore.jit(fullgraph=True)
+        def c(x):
+            return {HOST_CALL}
+        @jit(capture_mode="bytecode")
+        def d(x):
+            return {HOST_CALL}
+        def e(x):
+            return {HOST_CALL}
+        step = ms.jit(e)
+        def not_compiled(x):
+            return {HOST_CALL}
+        """})
+    lines = [line for line, _ in flagged(tmp_path, "m.py")]
+    assert lines == [9, 12, 15, 18, 21, 23]
+
+
+def test_jit_targets_carry_the_level_mindspore_gives_them(tmp_path):
+    write(tmp_path, {"m.py": """
+        import mindspore as ms
+        from mindspore import jit, nn
+        @jit
+        def loose(x):
+            return x
+        @jit(fullgraph=True)
+        def strict(x):
+            return x
+        @jit(capture_mode="bytecode")
+        def split(x):
+            return x
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.set_jit_config(ms.JitConfig(jit_syntax_level=ms.STRICT))
+            def construct(self, x):
+                return x
+        class Default(nn.Cell):
+            def construct(self, x):
+                return x
+        """})
+    project = Project()
+    targets = {t.label: t for t in ScopeModel(project).targets(project.module(tmp_path / "m.py"))}
+    assert targets["loose"].level == Level.LAX
+    assert targets["strict"].level == Level.STRICT
+    assert targets["split"].bytecode
+    assert targets["Net.construct"].level == Level.STRICT
+    assert targets["Default.construct"].level is None
+
+
+def test_bytecode_capture_turns_findings_into_advice(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import jit
+        @jit(capture_mode="bytecode")
+        def split(x):
+            return {HOST_CALL}
+        """})
+    (finding,) = Engine().check_file(tmp_path / "m.py")
+    assert finding.severity(Level.STRICT).value == "advice"
+
+
+def test_reach_follows_self_methods_base_classes_and_functions_transitively(tmp_path):
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": f"""
+            import math
+            def normalise(x):
+                return _inner(x)
+            def _inner(x):
+                return {HOST_CALL}
+            def unused(x):
+                return {HOST_CALL}
+            """,
+        "pkg/base.py": f"""
+            import math
+            from mindspore import nn
+            class Base(nn.Cell):
+                def _post(self, x):
+                    return {HOST_CALL}
+            """,
+        "pkg/net.py": """
+            from pkg.base import Base
+            from pkg.utils import normalise
+            class Net(Base):
+                def construct(self, x):
+                    return self._post(normalise(x))
+            """,
+    })
+    assert flagged(tmp_path, "pkg/utils.py") == [
+        (5, "reached from Net.construct via normalise -> _inner"),
+    ]
+    assert flagged(tmp_path, "pkg/base.py") == [(5, "reached from Net.construct via _post")]
+
+
+def test_reach_handles_recursion_and_cycles(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        def ping(x):
+            return pong(x)
+        def pong(x):
+            return ping({HOST_CALL})
+        class Net(nn.Cell):
+            def construct(self, x):
+                return self.loop(ping(x))
+            def loop(self, x):
+                return self.loop(x)
+        """})
+    assert flagged(tmp_path, "m.py") == [(6, "reached from Net.construct via ping -> pong")]
+
+
+def test_code_outside_the_reach_is_never_flagged(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        class Net(nn.Cell):
+            def __init__(self, x=2.0):
+                super().__init__()
+                self.scale = {HOST_CALL.replace("x.sum()", "x")}
+            def construct(self, x):
+                return x * self.scale
+            def evaluate(self, x):
+                return {HOST_CALL}
+        def train(net, x):
+            return {HOST_CALL}
+        """})
+    assert flagged(tmp_path, "m.py") == []
+
+
+def test_super_calls_and_subclass_overrides(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        class Base(nn.Cell):
+            def construct(self, x):
+                return self.head(x)
+            def head(self, x):
+                return x
+        class Child(Base):
+            def construct(self, x):
+                return super().construct(x)
+            def head(self, x):
+                return {HOST_CALL}
+        """})
+    # Child.head is compiled for Child, reached through Base.construct's self.head().
+    assert flagged(tmp_path, "m.py") == [(12, "reached from Child.construct via super().construct -> head")]
+
+
+def test_unparsable_neighbour_does_not_stop_reach(tmp_path):
+    write(tmp_path, {
+        "broken.py": "def oops(:\n",
+        "net.py": f"""
+            import math
+            import broken
+            from mindspore import nn
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return {HOST_CALL}
+            """,
+    })
+    assert flagged(tmp_path, "net.py") == [(6, None)]
