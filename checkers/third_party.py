@@ -13,7 +13,22 @@ import ast
 from msgraphlint.analyze import Family, FunctionContext
 
 HOST_LIBRARIES = frozenset(
-    {"numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL", "torch"}
+    {
+        "numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL",
+        "torch", "os", "json", "pickle", "copy",
+    }
+)
+# Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
+# fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
+# round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and
+# dict are graph builtins and are not listed. str/repr/format are left out: their string result
+# cannot reach a differentiated output, so at LAX they are harmless.
+NON_GRAPH_BUILTINS = frozenset(
+    {
+        "builtins.sorted", "builtins.set", "builtins.frozenset", "builtins.reversed",
+        "builtins.divmod", "builtins.hash", "builtins.chr", "builtins.ord", "builtins.bin",
+        "builtins.hex", "builtins.oct", "builtins.id",
+    }
 )
 # Their calls belong to the `frozen` family (evaluated once, at compile time).
 LEFT_TO_OTHER_FAMILIES = ("numpy.random",)
@@ -70,6 +85,9 @@ REPLACEMENTS = {
     "math.log": "ops.log",
     "math.floor": "ops.floor",
     "math.ceil": "ops.ceil",
+    "builtins.sorted": "ops.sort",
+    "builtins.set": "ops.unique",
+    "builtins.reversed": "ops.flip (or x[::-1])",
 }
 
 
@@ -86,7 +104,9 @@ class ThirdPartyCalls(Family):
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         qualified = ctx.qualify(node.func)
-        if qualified is None or qualified.split(".", 1)[0] not in HOST_LIBRARIES:
+        if qualified is None:
+            return
+        if qualified not in NON_GRAPH_BUILTINS and qualified.split(".", 1)[0] not in HOST_LIBRARIES:
             return
         if qualified.startswith(LEFT_TO_OTHER_FAMILIES):
             return
