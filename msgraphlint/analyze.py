@@ -94,6 +94,13 @@ class FunctionContext(CellContext):
         )
 
 
+@dataclass
+class CheckRun:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    internal_errors: list[str] = field(default_factory=list)
+
+
 def char_column(line_text: str, byte_offset: int) -> int:
     """ast columns count UTF-8 bytes; editors and SARIF count characters."""
     if line_text.isascii():
@@ -121,15 +128,31 @@ class Engine:
 
     # ----- front-end entry points ---------------------------------------------------------
 
-    def check_paths(self, paths: Iterable[Path]) -> list[Finding]:
+    def check_paths(
+        self,
+        paths: Iterable[Path],
+        excluded: Callable[[Path], bool] = lambda path: False,
+        raw: dict[Path, bytes] | None = None,
+    ) -> CheckRun:
+        """Check every Python file below ``paths``; one file's crash never hides the others."""
+        run = CheckRun()
         files: list[Path] = []
         for path in paths:
+            if raw and path in raw:
+                files.append(path)
+                continue
             self.project.add_project_of(path)
-            files.extend(walk_python_files(path))
-        findings: list[Finding] = []
+            files.extend(f for f in walk_python_files(path) if not excluded(f))
         for path in dict.fromkeys(files):
-            findings.extend(self.check_file(path))
-        return sorted(findings, key=Finding.sort_key)
+            run.files += 1
+            try:
+                run.findings.extend(self.check_file(path, (raw or {}).get(path)))
+            except RecursionError:
+                run.internal_errors.append(f"{path}: too deeply nested to analyse")
+            except Exception as error:  # noqa: BLE001 - reported, and the run goes on
+                run.internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report)")
+        run.findings.sort(key=Finding.sort_key)
+        return run
 
     def check_file(self, path: Path, raw: bytes | None = None) -> list[Finding]:
         """Findings for one file; ``raw`` replaces its content (an editor's unsaved buffer)."""

@@ -143,7 +143,6 @@ def check(
 ) -> None:
     """Check Python files for code MindSpore's graph compiler rejects or gets wrong."""
     from .analyze import Engine
-    from .project import walk_python_files
     from .report import RunResult, render
 
     paths = list(paths or [Path(".")])
@@ -160,28 +159,13 @@ def check(
     except ConfigError as error:
         raise fail(str(error)) from None
 
-    engine = Engine()
-    findings = []
-    internal_errors: list[str] = []
+    raw = None
     if use_stdin:
-        files = [Path(stdin_filename or "stdin.py")]
-        raw_by_path = {files[0]: sys.stdin.buffer.read()}
-    else:
-        files = []
-        for path in paths:
-            engine.project.add_project_of(path)
-            files.extend(f for f in walk_python_files(path) if not config.excludes(f))
-        files = list(dict.fromkeys(files))
-        raw_by_path = {}
-    for path in files:
-        try:
-            findings.extend(engine.check_file(path, raw_by_path.get(path)))
-        except RecursionError:
-            internal_errors.append(f"{path}: too deeply nested to analyse")
-        except Exception as error:  # noqa: BLE001 - one file's crash never hides the others
-            internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report this)")
-    selected = sorted((f for f in findings if config.wants(f)), key=lambda f: f.sort_key())
-    result = RunResult(selected, config, len(files), internal_errors=internal_errors)
+        paths = [Path(stdin_filename or "stdin.py")]
+        raw = {paths[0]: sys.stdin.buffer.read()}
+    run = Engine().check_paths(paths, config.excludes, raw)
+    selected = [f for f in run.findings if config.wants(f)]
+    result = RunResult(selected, config, run.files, internal_errors=run.internal_errors)
 
     if config.format == "sarif":
         from .report.sarif import render_sarif
@@ -198,7 +182,7 @@ def check(
             raise fail(f"cannot write {output}: {error.strerror or error}") from None
     else:
         sys.stdout.write(text)
-    for message in internal_errors:
+    for message in run.internal_errors:
         typer.echo(f"msgraphlint: internal error: {message}", err=True)
     raise typer.Exit(result.exit_code)
 

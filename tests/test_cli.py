@@ -240,3 +240,27 @@ def test_installed_entry_point_never_shows_a_traceback(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
     result = subprocess.run([*command, "check", str(tmp_path / "missing")], capture_output=True, text=True)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_a_crash_on_one_file_is_reported_and_hides_nothing(project, monkeypatch):
+    from msgraphlint.analyze import Engine, Family
+
+    class Explodes(Family):
+        name = "explodes"
+
+        def visit_Return(self, node, ctx):
+            if ctx.module.name == "clean":
+                raise ValueError("boom")
+
+    original = Engine.__post_init__
+
+    def with_exploding_family(self):
+        self.families = [*self.families, Explodes()]
+        original(self)
+
+    monkeypatch.setattr(Engine, "__post_init__", with_exploding_family)
+    code, out, err = run("check", cwd=project)
+    assert code == 2
+    assert "bad.py:6:20: W8720" in out
+    assert "internal error: " in err and "clean.py: ValueError: boom" in err
+    assert "Traceback" not in out + err
