@@ -15,7 +15,7 @@ from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.project import ClassInfo
 from msgraphlint.scope import is_mindspore_cell_name
 
-# The statement and expression types MindSpore 2.10's parser handles (parse.cc); all else fails.
+# The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
 ACCEPTED_STATEMENTS = frozenset(
     {
         "Return", "Expr", "If", "Assign", "AnnAssign", "While", "For", "FunctionDef", "AugAssign",
@@ -63,9 +63,9 @@ STATEMENT_ADVICE = {
 OPAQUE_DEFINITIONS = (ast.ClassDef, ast.AsyncFunctionDef)
 
 EXPRESSION_DESCRIPTIONS = {
-    "Set": ("a set literal", "use a tuple or list (`in (2, 4)` for membership)"),
-    "SetComp": ("a set comprehension", "use a list comprehension"),
-    "NamedExpr": ("the walrus operator ':='", "assign on its own line before the test"),
+    "Set": ("A set literal", "use a tuple or list (`in (2, 4)` for membership)"),
+    "SetComp": ("A set comprehension", "use a list comprehension"),
+    "NamedExpr": ("The walrus operator ':='", "assign on its own line before the test"),
     "Yield": ("'yield'", "return a tuple or list instead of a generator"),
     "YieldFrom": ("'yield from'", "return a tuple or list instead of a generator"),
     "Await": ("'await'", "compiled code runs synchronously: call the function directly"),
@@ -120,9 +120,9 @@ class SyntaxFamily(Family):
             return
         kind = type(node).__name__
         what, advice = EXPRESSION_DESCRIPTIONS.get(
-            kind, (f"a '{kind}' expression", DEFAULT_EXPRESSION_ADVICE)
+            kind, (f"A '{kind}' expression", DEFAULT_EXPRESSION_ADVICE)
         )
-        ctx.report("unsupported-expression", node, what.capitalize(), advice)
+        ctx.report("unsupported-expression", node, what, advice)
 
     def visit_Constant(self, node: ast.Constant, ctx: FunctionContext) -> None:
         # Constant is accepted, except complex numbers ("Unsupported Constant type : 1j").
@@ -149,7 +149,7 @@ class SyntaxFamily(Family):
     def visit_While(self, node: ast.While, ctx: FunctionContext) -> None:
         self._check_loop_else(node, "while", ctx)
 
-    def _check_loop_else(self, node: ast.For | ast.While, keyword: str, ctx) -> None:
+    def _check_loop_else(self, node: ast.For | ast.While, keyword: str, ctx: FunctionContext):
         if node.orelse and not self._inside_reported_definition(node, ctx):
             ctx.report("loop-else", node, keyword)
 

@@ -8,14 +8,15 @@ from mindspore import nn
 
 class PairSums(nn.Cell):
     def construct(self, x):
-        offsets = [a + b for a in range(2) for b in range(2)]  # expect: multi-generator-comprehension
+        offsets = [a + b for a in (0, 1) for b in (0, 1)]  # expect: multi-generator-comprehension
         return x + offsets[-1]
 
 
 class GridWeights(nn.Cell):
     def construct(self, x):
-        weights = {(i, j): i * j for i in range(2) for j in range(2)}  # expect: multi-generator-comprehension
-        return x * weights[(1, 1)]
+        rows = (0, 1)
+        grid = {(i, j): i * j for i in rows for j in rows}  # expect: multi-generator-comprehension
+        return x * grid[(1, 1)]
 
 
 class TotalOffset(nn.Cell):

@@ -6,19 +6,20 @@ from mindspore import nn
 class PairSums(nn.Cell):
     def construct(self, x):
         offsets = []
-        for a in range(2):
-            for b in range(2):
+        for a in (0, 1):
+            for b in (0, 1):
                 offsets.append(a + b)
         return x + offsets[-1]
 
 
 class GridWeights(nn.Cell):
     def construct(self, x):
-        weights = {}
-        for i in range(2):
-            for j in range(2):
-                weights[(i, j)] = i * j
-        return x * weights[(1, 1)]
+        rows = (0, 1)
+        grid = {}
+        for i in rows:
+            for j in rows:
+                grid[(i, j)] = i * j
+        return x * grid[(1, 1)]
 
 
 class TotalOffset(nn.Cell):

@@ -7,7 +7,7 @@ from mindspore import nn
 class CheckedInput(nn.Cell):
     def construct(self, x):
         if x.ndim != 2:
-            raise ValueError(f"expected a matrix, got {x.ndim} dimensions")
+            raise ValueError(f"{x.ndim}-D input")
         return x * 2
 
 

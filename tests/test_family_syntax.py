@@ -1,0 +1,419 @@
+"""The syntax family's matching: what is found inside compiled code, how often, and the near misses
+that MindSpore accepts."""
+
+from __future__ import annotations
+
+import textwrap
+
+from msgraphlint.analyze import Engine
+
+HEADER = "from mindspore import jit, jit_class, nn, ops\n"
+
+
+def findings(tmp_path, body: str, name: str = "net.py") -> list[tuple[str, int]]:
+    """(symbol, line) of this family's findings for a module made of HEADER and ``body``; lines
+    count from the body's first line as 1 so tests read naturally."""
+    source = HEADER + textwrap.dedent(body)
+    path = tmp_path / name
+    path.write_text(source)
+    found = Engine().check_file(path, raw=source.encode())
+    return sorted((f.rule.symbol, f.line - 1) for f in found if f.rule.family == "syntax")
+
+
+# ----- unsupported statements and expressions ---------------------------------------------
+
+
+def test_statement_deep_inside_branches_and_loops_is_found_once(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                for i in range(2):
+                    if x.ndim == 2:
+                        del i
+                return x
+        """,
+    )
+    assert got == [("unsupported-statement", 6)]
+
+
+def test_class_inside_construct_is_reported_but_not_what_it_contains(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                class Local:
+                    flags = {1, 2}
+
+                    def run(self):
+                        try:
+                            return 1
+                        except ValueError:
+                            return 0
+                return x
+        """,
+    )
+    assert got == [("unsupported-statement", 4)]
+
+
+def test_async_def_hides_its_awaits_but_not_later_statements(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                async def fetch():
+                    await other()
+                import math
+                return x
+        """,
+    )
+    assert got == [("unsupported-statement", 4), ("unsupported-statement", 6)]
+
+
+def test_supported_statements_and_nested_functions_are_not_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        COUNT = 0
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                global COUNT
+                assert x.ndim == 2
+                scale = lambda v: v * 2
+                def shift(v):
+                    return v + 1
+                while x.ndim > 5:
+                    pass
+                return shift(scale(x))
+        """,
+    )
+    assert got == []
+
+
+def test_code_outside_compiled_functions_is_not_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                try:
+                    import math
+                except ImportError:
+                    math = None
+                self.kinds = {1, 2}
+
+            def construct(self, x):
+                return x
+        """,
+    )
+    assert got == []
+
+
+def test_statement_in_a_helper_reached_from_construct_is_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        def helper(x):
+            try:
+                return x + 1
+            except ValueError:
+                return x
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return helper(x)
+        """,
+    )
+    assert got == [("unsupported-statement", 3)]
+
+
+def test_set_in_a_lambda_body_and_a_jit_function_are_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        @jit
+        def step(x):
+            keep = lambda axis: axis in {0, 1}
+            if (n := x.ndim) > 1:
+                return x * n
+            return x
+        """,
+    )
+    assert got == [("unsupported-expression", 4), ("unsupported-expression", 5)]
+
+
+def test_complex_literal_is_reported_but_other_constants_are_not(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                data = (1.5, "text", b"raw", None, ...)
+                return x * 2j
+        """,
+    )
+    assert got == [("unsupported-expression", 5)]
+
+
+# ----- loops and comprehensions -------------------------------------------------------------
+
+
+def test_loop_else_is_reported_and_plain_loops_are_not(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                for i in range(2):
+                    x = x + i
+                for i in range(2):
+                    x = x + i
+                else:
+                    x = x * 2
+                while x.ndim > 5:
+                    break
+                else:
+                    x = x + 1
+                return x
+        """,
+    )
+    assert got == [("loop-else", 6), ("loop-else", 10)]
+
+
+def test_comprehension_generators_are_counted_not_filters_or_nesting(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                filtered = [a for a in range(4) if a if a > 1]
+                nested = [[a + b for a in range(2)] for b in range(2)]
+                pairs = [a + b for a in range(2) for b in range(2)]
+                table = {a: b for a in range(2) for b in range(2)}
+                return x
+        """,
+    )
+    assert got == [("multi-generator-comprehension", 6), ("multi-generator-comprehension", 7)]
+
+
+def test_set_comprehension_with_two_generators_is_one_finding(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                pairs = {a + b for a in range(2) for b in range(2)}
+                return x
+        """,
+    )
+    assert got == [("unsupported-expression", 4)]
+
+
+# ----- raise ---------------------------------------------------------------------------------
+
+
+def test_raise_is_checked_by_the_name_written(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        import errors
+
+        Invalid = ValueError
+
+
+        class ShapeError(ValueError):
+            pass
+
+
+        def make_error(message):
+            return ValueError(message)
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                if x.ndim == 1:
+                    raise ShapeError("1-D")
+                if x.ndim == 2:
+                    raise Invalid("2-D")
+                if x.ndim == 3:
+                    raise make_error("3-D")
+                if x.ndim == 4:
+                    raise LookupError
+                return x
+        """,
+    )
+    assert got == [("unsupported-exception-type", line) for line in (18, 20, 22, 24)]
+
+
+def test_raise_of_listed_types_locals_and_attributes_is_not_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        import errors
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                error = ValueError("bad")
+                if x.ndim == 1:
+                    raise error
+                if x.ndim == 2:
+                    raise errors.ShapeError("2-D")
+                if x.ndim == 3:
+                    raise NotImplementedError
+                if x.ndim == 4:
+                    raise TypeError("4-D") from None
+                return x
+        """,
+    )
+    assert got == []
+
+
+# ----- with ------------------------------------------------------------------------------------
+
+
+def test_with_on_jit_class_instances_is_not_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        @jit_class
+        class Scope:
+            def __enter__(self):
+                return 2
+
+            def __exit__(self, *exc):
+                return None
+
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.scope = Scope()
+
+            def construct(self, x):
+                local = Scope()
+                with self.scope as a, local as b, Scope() as c:
+                    x = x * a * b * c
+                return x
+        """,
+    )
+    assert got == []
+
+
+def test_with_on_host_objects_plain_classes_and_cells_is_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        import threading
+        import numpy as np
+
+
+        class Plain:
+            def __enter__(self):
+                return 2
+
+            def __exit__(self, *exc):
+                return None
+
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.lock = threading.Lock()
+                self.dense = nn.Dense(2, 2)
+
+            def construct(self, x):
+                guard = Plain()
+                with self.lock, np.errstate(all="ignore"):
+                    x = x + 1
+                with guard, self.dense:
+                    x = x + 1
+                return x
+        """,
+    )
+    assert got == [("with-non-jit-class", line) for line in (22, 22, 24, 24)]
+
+
+def test_with_on_values_that_cannot_be_told_is_not_reported(tmp_path):
+    got = findings(
+        tmp_path,
+        """
+        import threading
+        import somelib
+        from mindspore.runtime import StreamCtx
+
+
+        @jit_class
+        class Scope:
+            def __enter__(self):
+                return 2
+
+            def __exit__(self, *exc):
+                return None
+
+
+        class Net(nn.Cell):
+            def __init__(self, use_lock):
+                super().__init__()
+                self.guard = threading.Lock() if use_lock else Scope()
+                self.other = Scope()
+                if use_lock:
+                    self.other = threading.Lock()
+
+            def construct(self, x, ctx):
+                with somelib.Context(), ctx, self.guard, self.other, StreamCtx(None):
+                    x = x + 1
+                return x
+        """,
+    )
+    assert got == []
+
+
+def test_with_on_a_class_from_another_project_module_is_resolved(tmp_path):
+    (tmp_path / "scopes.py").write_text(
+        textwrap.dedent(
+            """
+            from mindspore import jit_class
+
+
+            @jit_class
+            class Scope:
+                def __enter__(self):
+                    return 2
+
+                def __exit__(self, *exc):
+                    return None
+
+
+            class Plain:
+                def __enter__(self):
+                    return 2
+
+                def __exit__(self, *exc):
+                    return None
+            """
+        )
+    )
+    got = findings(
+        tmp_path,
+        """
+        from scopes import Plain, Scope
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                with Scope():
+                    x = x + 1
+                with Plain():
+                    x = x + 1
+                return x
+        """,
+    )
+    assert got == [("with-non-jit-class", 9)]
