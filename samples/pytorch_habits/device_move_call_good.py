@@ -1,4 +1,4 @@
-"""device-move-call, fixed: no moves in the graph (mindspore.set_device picks the device); casts stay."""
+"""device-move-call, fixed: no moves in the graph (mindspore.set_device picks the device)."""
 
 import mindspore as ms
 from mindspore import nn, ops

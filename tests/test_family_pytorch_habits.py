@@ -1,0 +1,227 @@
+"""pytorch-habits: which receivers count as tensors, which `to(...)` calls move devices, and when a
+`forward` really lacks its `construct`."""
+
+from __future__ import annotations
+
+import textwrap
+
+from msgraphlint.analyze import Engine
+
+HEADER = "import mindspore as ms\nfrom mindspore import nn, ops\n\n"
+
+
+def findings(tmp_path, body: str, name: str = "net.py"):
+    path = tmp_path / name
+    source = HEADER + textwrap.dedent(body)
+    path.write_text(source)
+    return Engine().check_file(path, raw=source.encode())
+
+
+def symbols(found) -> list[str]:
+    return sorted(f.rule.symbol for f in found)
+
+
+def in_construct(tmp_path, expression: str, init: str = "pass"):
+    return findings(
+        tmp_path,
+        f"""
+        class Net(nn.Cell):
+            def __init__(self, device="cuda"):
+                super().__init__()
+                self.device = device
+                self.fc = nn.Dense(2, 2)
+                {init}
+
+            def construct(self, x, y):
+                return {expression}
+        """,
+    )
+
+
+# ----- tensor-size-call -------------------------------------------------------------------
+
+
+def test_size_called_on_a_tensor_is_flagged_with_the_shape_spelling(tmp_path):
+    found = in_construct(tmp_path, "x.reshape(x.size(0), -1)")
+    assert symbols(found) == ["tensor-size-call"]
+    assert "x.shape[0]" in found[0].message
+
+
+def test_size_called_without_arguments_suggests_the_whole_shape(tmp_path):
+    found = in_construct(tmp_path, "x.size()")
+    assert symbols(found) == ["tensor-size-call"]
+    assert "use x.shape" in found[0].message
+
+
+def test_size_property_and_ops_size_are_not_flagged(tmp_path):
+    assert in_construct(tmp_path, "x * x.size + ops.size(y) + x.numel()") == []
+
+
+def test_size_on_something_not_known_as_a_tensor_is_not_flagged(tmp_path):
+    # self.table is a constant attribute set in __init__: it may be any Python object.
+    assert in_construct(tmp_path, "x * self.table.size(0)", init="self.table = []") == []
+
+
+def test_size_outside_compiled_code_is_not_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def __init__(self, x):
+                super().__init__()
+                self.rows = x.size(0)
+
+            def construct(self, x):
+                return x * self.rows
+        """,
+    )
+    assert found == []
+
+
+# ----- device-move-call -------------------------------------------------------------------
+
+
+def test_cuda_and_cpu_calls_are_flagged(tmp_path):
+    assert symbols(in_construct(tmp_path, "x.cuda() + y.cpu()")) == ["device-move-call"] * 2
+
+
+def test_to_with_a_device_string_attribute_or_keyword_is_flagged(tmp_path):
+    expression = 'x.to("cuda:0") + x.to(self.device) + x.to(device=self.device)'
+    assert symbols(in_construct(tmp_path, expression)) == ["device-move-call"] * 3
+
+
+def test_to_with_a_device_and_a_dtype_suggests_keeping_the_cast(tmp_path):
+    found = in_construct(tmp_path, 'x.to("cuda", ms.float16)')
+    assert symbols(found) == ["device-move-call"]
+    assert "x.astype(ms.float16)" in found[0].message
+
+
+def test_to_with_a_dtype_or_a_tensor_is_a_cast_and_not_flagged(tmp_path):
+    assert in_construct(tmp_path, "x.to(ms.float16) + x.to(y) + x.to(dtype=ms.float32)") == []
+
+
+def test_device_call_on_a_constant_receiver_is_not_flagged(tmp_path):
+    assert in_construct(tmp_path, "x + self.table.cpu()", init="self.table = None") == []
+
+
+# ----- detach-call ------------------------------------------------------------------------
+
+
+def test_detach_on_an_input_and_on_a_layer_weight_is_flagged(tmp_path):
+    found = in_construct(tmp_path, "x.detach() + x @ self.fc.weight.detach()")
+    assert symbols(found) == ["detach-call"] * 2
+    assert any("ops.stop_gradient(self.fc.weight)" in f.message for f in found)
+
+
+def test_stop_gradient_and_detach_on_unknown_objects_are_not_flagged(tmp_path):
+    assert in_construct(tmp_path, "ops.stop_gradient(x) + self.fc.detach()") == []
+
+
+def test_detach_in_a_helper_reached_from_construct_is_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Net(nn.Cell):
+            def construct(self, x):
+                return self.target(x)
+
+            def target(self, t):
+                return t.detach()
+        """,
+    )
+    assert symbols(found) == ["detach-call"]
+    assert found[0].reached_from is not None
+
+
+# ----- forward-without-construct ----------------------------------------------------------
+
+
+def test_forward_only_cell_is_flagged_on_its_forward(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Block(nn.Cell):
+            def forward(self, x):
+                return x * 2
+        """,
+    )
+    assert symbols(found) == ["forward-without-construct"]
+    assert found[0].line == 6
+    assert "'Block'" in found[0].message
+
+
+def test_forward_with_construct_inherited_from_a_project_base_is_not_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Base(nn.Cell):
+            def construct(self, x):
+                return self.forward(x)
+
+        class Block(Base):
+            def forward(self, x):
+                return x * 2
+        """,
+    )
+    assert found == []
+
+
+def test_forward_on_a_mindspore_layer_subclass_is_not_flagged(tmp_path):
+    # nn.Dense has its own construct; a forward() beside it is just a helper.
+    found = findings(
+        tmp_path,
+        """
+        class MyDense(nn.Dense):
+            def forward(self, x):
+                return self(x)
+        """,
+    )
+    assert found == []
+
+
+def test_forward_with_a_base_from_another_library_is_not_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        from somelib import LibraryCell
+
+        class Block(LibraryCell, nn.Cell):
+            def forward(self, x):
+                return x
+        """,
+    )
+    assert found == []
+
+
+def test_forward_on_a_plain_class_or_with_own_call_is_not_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Helper:
+            def forward(self, x):
+                return x
+
+        class Routed(nn.Cell):
+            def __call__(self, x):
+                return self.forward(x)
+
+            def forward(self, x):
+                return x
+        """,
+    )
+    assert found == []
+
+
+def test_subclass_of_a_forward_only_cell_is_reported_once_where_forward_is(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+        class Block(nn.Cell):
+            def forward(self, x):
+                return x
+
+        class Bigger(Block):
+            pass
+        """,
+    )
+    assert symbols(found) == ["forward-without-construct"]
