@@ -78,7 +78,7 @@ def is_parameter(receiver: ast.expr, ctx: FunctionContext) -> bool:
 
 
 def is_host_array(receiver: ast.expr, ctx: FunctionContext) -> bool:
-    """Made by a host copy or by numpy: ``x.asnumpy().tolist()``, ``n = x.asnumpy(); n.tolist()``."""
+    """An array made by a host copy or by numpy: ``x.asnumpy().tolist()``, ``n.tolist()``."""
     sources = [receiver]
     if isinstance(receiver, ast.Name):
         sources = bound_values(receiver.id, ctx.function.node)

@@ -1,4 +1,4 @@
-"""asnumpy-in-graph: a tensor copied to the host in construct; STRICT rejects it, LAX loses the gradient."""
+"""asnumpy-in-graph: a tensor copied to the host; STRICT rejects it, LAX loses the gradient."""
 
 from mindspore import Tensor, jit, nn
 
