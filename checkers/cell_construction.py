@@ -68,10 +68,10 @@ class CellConstruction(Family):
             return
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         if any(ctx.is_variable(argument) for argument in arguments):
-            # In a helper every parameter counts as a variable though callers often pass
-            # constants; and primitives differ (ops.HShrink(lambd=tensor) compiles,
-            # ops.Softmax(axis=tensor) does not). Unsure either way: no report.
-            if is_cell and ctx.function.is_root:
+            # Primitives differ (ops.HShrink(lambd=tensor) compiles, ops.Softmax(axis=tensor)
+            # does not): unsure, no report. In helpers, a parameter is a variable only when a
+            # compiled caller passes one (the scope model propagates constants into helpers).
+            if is_cell:
                 ctx.report("cell-created-with-tensor-args", node, spelled)
             return
         if is_cell and has_weights(qualified, ctx.module, ctx.model):

@@ -59,7 +59,7 @@ class HostConcurrency(Family):
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if creates_worker(node.func, ctx):
-            if not is_with_item(node, ctx.function.node):
+            if not isinstance(ctx.values.parent(node), ast.withitem):
                 ctx.report("host-concurrency", node, ast.unparse(node.func), ADVICE)
             return
         func = node.func
@@ -92,10 +92,10 @@ def is_concurrency_object(receiver: ast.expr, ctx: FunctionContext) -> bool:
         return any(
             makes_concurrency_object(value, ctx)
             for cls in classes
-            for value in attribute_values(cls.node, receiver.attr)
+            for value in cls.self_assignments.get(receiver.attr, [])
         )
     if isinstance(receiver, ast.Name):
-        local = name_values(ctx.function.node.body, receiver.id, nested=True)
+        local = [v for v in ctx.values.bound.get(receiver.id, []) if v is not None]
         if local:
             return any(
                 isinstance(value, ast.Call) and ctx.qualify(value.func) in SYNC_FACTORIES
@@ -103,7 +103,7 @@ def is_concurrency_object(receiver: ast.expr, ctx: FunctionContext) -> bool:
             )
         return any(
             makes_concurrency_object(value, ctx)
-            for value in name_values(ctx.module.tree.body, receiver.id, nested=False)
+            for value in ctx.module.assignments.get(receiver.id, [])
         )
     return False
 
@@ -120,42 +120,3 @@ def makes_concurrency_object(value: ast.expr, ctx: FunctionContext) -> bool:
     if not isinstance(value, ast.Call):
         return False
     return ctx.qualify(value.func) in SYNC_FACTORIES or creates_worker(value.func, ctx)
-
-
-def attribute_values(class_node: ast.ClassDef, attr: str) -> list[ast.expr]:
-    """Values assigned to ``<first parameter>.<attr>`` in any method of the class."""
-    values = []
-    for method in class_node.body:
-        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
-            continue
-        self_name = method.args.args[0].arg
-        for node in ast.walk(method):
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Attribute)
-                and t.attr == attr
-                and isinstance(t.value, ast.Name)
-                and t.value.id == self_name
-                for t in node.targets
-            ):
-                values.append(node.value)
-    return values
-
-
-def name_values(body: list[ast.stmt], name: str, nested: bool) -> list[ast.expr]:
-    """Values assigned to a plain name in a body (walking into nested blocks when asked)."""
-    statements = [n for stmt in body for n in ast.walk(stmt)] if nested else body
-    return [
-        node.value
-        for node in statements
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-    ]
-
-
-def is_with_item(call: ast.Call, function: ast.AST) -> bool:
-    return any(
-        item.context_expr is call
-        for node in ast.walk(function)
-        if isinstance(node, (ast.With, ast.AsyncWith))
-        for item in node.items
-    )

@@ -176,7 +176,7 @@ class SyntaxFamily(Family):
         if not isinstance(raised, ast.Name) or raised.id in SUPPORTED_EXCEPTIONS:
             return
         # A local variable holding an exception instance (`err = ValueError(...)`) is accepted.
-        if raised.id in local_names(ctx.function.node):
+        if raised.id in ctx.values.local_names:
             return
         ctx.report("unsupported-exception-type", node, raised.id)
 
@@ -207,12 +207,12 @@ class SyntaxFamily(Family):
         if isinstance(manager, ast.Call):
             return [manager]
         if isinstance(manager, ast.Name):
-            values = assigned_values(ctx.function.node, manager.id)
+            values = ctx.values.assigned_values(manager.id)
         elif isinstance(manager, ast.Attribute) and ctx.is_self(manager.value):
             values = [
                 value
                 for cls in classes_of(ctx)
-                for value in self_attribute_values(cls, manager.attr)
+                for value in cls.self_assignments.get(manager.attr, [])
             ]
         else:
             return []
@@ -247,64 +247,6 @@ def describe_non_jit_class(call: ast.Call, ctx: FunctionContext) -> str | None:
 def classes_of(ctx: FunctionContext) -> list[ClassInfo]:
     start = ctx.cell or ctx.owner
     return ctx.model.mro(start) if start is not None else []
-
-
-def self_attribute_values(cls: ClassInfo, attr: str) -> list[ast.expr]:
-    """Every value assigned to `self.<attr>` in the class's own methods."""
-    values = []
-    for method in cls.methods.values():
-        params = [*method.args.posonlyargs, *method.args.args]
-        if not params:
-            continue
-        self_name = params[0].arg
-        for node in ast.walk(method):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and target.attr == attr
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == self_name
-                    ):
-                        values.append(node.value)
-    return values
-
-
-def assigned_values(function: ast.AST, name: str) -> list[ast.expr]:
-    """Values of the plain assignments `name = value` in a function; empty when the name is bound
-    any other way too (parameter, loop, tuple unpacking), because then its value is unknown."""
-    values: list[ast.expr] = []
-    bindings = 0
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
-            bindings += 1
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id == name
-        ):
-            values.append(node.value)
-    if bindings != len(values) or name in parameter_names(function):
-        return []
-    return values
-
-
-def parameter_names(function: ast.AST) -> set[str]:
-    args = function.args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {arg.arg for arg in every if arg is not None}
-
-
-def local_names(function: ast.AST) -> set[str]:
-    """Names bound inside a function, its nested functions included."""
-    names = set(parameter_names(function))
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            names.update(parameter_names(node))
-    return names
 
 
 # The parser's lists are data: one handler per ast type outside them, registered from the sets.

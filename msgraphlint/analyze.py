@@ -12,7 +12,6 @@ import ast
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from .catalogue import rule as lookup_rule
@@ -21,7 +20,7 @@ from .project import ClassInfo, ModuleInfo, Project, walk_python_files
 from .scope import CompiledFunction, ScopeModel
 from .source import SourceFile
 from .suppress import Suppressions
-from .values import FunctionValues, parameter_attributes
+from .values import FunctionValues
 
 
 class Family:
@@ -68,19 +67,9 @@ class FunctionContext(CellContext):
         """The Cell whose graph this is (the target's), for methods; None for jit functions."""
         return self.function.target.cell
 
-    @cached_property
+    @property
     def values(self) -> FunctionValues:
-        classes = self.model.mro(self.cell) if self.cell is not None else []
-        if self.owner is not None and self.owner not in classes:
-            classes = [*classes, *self.model.mro(self.owner)]
-        methods = frozenset(name for cls in classes for name in cls.methods)
-        return FunctionValues(
-            self.function.node,
-            self.module,
-            is_method=self.owner is not None,
-            parameter_attrs=parameter_attributes(classes),
-            method_names=methods,
-        )
+        return self.model.values(self.function)
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)

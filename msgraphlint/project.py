@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .names import ImportTable
-from .source import SourceFile, read_source
+from .source import SourceFile, content_digest, read_source
 
 SKIPPED_DIRS = frozenset(
     {
@@ -29,6 +29,7 @@ SKIPPED_DIRS = frozenset(
         "htmlcov",
     }
 )
+PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _IMPORT_LINE = re.compile(rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^#\n]+)", re.M)
 
@@ -99,6 +100,46 @@ class ClassInfo:
         return [q for base in self.node.bases if (q := self.module.imports.qualify(base))]
 
     @cached_property
+    def self_assignments(self) -> dict[str, list[ast.expr]]:
+        """``self.<attr> = value`` in any method of this class: attr -> assigned values.
+
+        One walk per class, shared by every rule that asks what an attribute holds.
+        """
+        assigned: dict[str, list[ast.expr]] = {}
+        for method in self.methods.values():
+            params = [*method.args.posonlyargs, *method.args.args]
+            if not params:
+                continue
+            self_name = params[0].arg
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign):
+                    targets, value = node.targets, node.value
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    targets, value = [node.target], node.value
+                else:
+                    continue
+                for target in targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == self_name
+                    ):
+                        assigned.setdefault(target.attr, []).append(value)
+        return assigned
+
+    @cached_property
+    def parameter_attrs(self) -> frozenset[str]:
+        """Attributes this class assigns a ``Parameter(...)`` to."""
+        return frozenset(
+            attr
+            for attr, values in self.self_assignments.items()
+            if any(
+                isinstance(v, ast.Call) and self.module.imports.qualify(v.func) in PARAMETER_CLASSES
+                for v in values
+            )
+        )
+
+    @cached_property
     def decorator_names(self) -> list[str]:
         names = []
         for decorator in self.node.decorator_list:
@@ -136,6 +177,17 @@ class ModuleInfo:
         }
 
     @cached_property
+    def assignments(self) -> dict[str, list[ast.expr]]:
+        """Module-level ``name = value`` statements: name -> values."""
+        assigned: dict[str, list[ast.expr]] = {}
+        for stmt in _module_level(self.tree.body):
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(stmt.value)
+        return assigned
+
+    @cached_property
     def functions(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
         return {
             stmt.name: stmt
@@ -165,6 +217,9 @@ class Project:
     _modules: dict[Path, ModuleInfo | None] = field(default_factory=dict)
     _sources: dict[Path, SourceFile] = field(default_factory=dict)
     _import_index: dict[Path, dict[str, set[Path]]] = field(default_factory=dict)
+    _found: dict[tuple[str, int], Path | None] = field(default_factory=dict)
+    generation: int = 0  # bumped when a loaded module's content is replaced
+    _resolved: dict[Path, Path] = field(default_factory=dict)
 
     def add_root(self, root: Path) -> None:
         root = root.resolve()
@@ -178,19 +233,33 @@ class Project:
         if root not in self.scan_roots:
             self.scan_roots.append(root)
 
+    def _key(self, path: Path) -> Path:
+        """The real location of a path (resolving is a syscall per component: cache it)."""
+        if path not in self._resolved:
+            self._resolved[path] = path.resolve()
+        return self._resolved[path]
+
     def source(self, path: Path, raw: bytes | None = None) -> SourceFile:
-        """Cached by real location; the SourceFile keeps the path as given (a link's own name)."""
-        key = path.resolve()
-        if raw is not None or key not in self._sources:
-            self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
-            self._modules.pop(key, None)
+        """Cached by real location; the SourceFile keeps the path as given (a link's own name).
+
+        ``raw`` (an editor's buffer, or pylint's copy of the file) replaces the cached content
+        only when it differs; then ``generation`` moves on so that derived caches are dropped.
+        """
+        key = self._key(path)
+        cached = self._sources.get(key)
+        if cached is not None and (raw is None or content_digest(raw) == cached.digest):
+            return cached
+        self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
+        if key in self._modules:
+            del self._modules[key]
+            self.generation += 1
         return self._sources[key]
 
     def module(self, path: Path, raw: bytes | None = None) -> ModuleInfo | None:
         """The parsed module at ``path`` (None if it cannot be parsed)."""
-        key = path.resolve()
-        if raw is not None or key not in self._modules:
-            source = self.source(path, raw)
+        key = self._key(path)
+        source = self.source(path, raw)
+        if key not in self._modules:
             info = None
             if source.tree is not None:
                 name, is_package, base = module_name_for(key)
@@ -203,12 +272,18 @@ class Project:
         """A project module by dotted name, searched under every root."""
         if not dotted:
             return None
-        relative = Path(*dotted.split("."))
-        for root in self.roots:
-            for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
-                if candidate.is_file():
-                    return self.module(candidate)
-        return None
+        key = (dotted, len(self.roots))  # a new root can make a missing module findable
+        if key not in self._found:
+            self._found[key] = None
+            relative = Path(*dotted.split("."))
+            for root in self.roots:
+                candidates = (root / relative.with_suffix(".py"), root / relative / "__init__.py")
+                found = next((c for c in candidates if c.is_file()), None)
+                if found is not None:
+                    self._found[key] = found
+                    break
+        path = self._found[key]
+        return self.module(path) if path is not None else None
 
     def resolve(self, qualified: str) -> tuple[ModuleInfo, str] | None:
         """Split ``pkg.mod.Name`` into the project module that defines it and ``Name``."""
@@ -243,7 +318,7 @@ class Project:
         if short == "__init__" or not short:
             return []
         found: list[ModuleInfo] = []
-        seen: set[Path] = {module.path.resolve()}
+        seen: set[Path] = {self._key(module.path)}
         for root in self.scan_roots:
             for path in sorted(self._index_for(root).get(short, ())):
                 if path not in seen:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import ast
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from .catalogue import Level
 from .project import ClassInfo, ModuleInfo, Project
+from .values import FunctionValues
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -44,7 +44,7 @@ class Target:
     decorator: str | None = None  # qualified jit decorator, when there is one
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class CompiledFunction:
     """A function that ends up in a graph, with the first path by which a root reaches it."""
 
@@ -53,6 +53,8 @@ class CompiledFunction:
     owner: ClassInfo | None  # the class that defines it, for methods
     target: Target
     via: tuple[str, ...] = ()  # helpers between the root and this function, this one last
+    # Parameters some compiled call site passes a variable to; None for roots (all are inputs).
+    variable_params: set[str] | None = None
 
     @property
     def is_root(self) -> bool:
@@ -65,6 +67,18 @@ class CompiledFunction:
         return f"reached from {self.target.label} via {' -> '.join(self.via)}"
 
 
+@dataclass(frozen=True, eq=False)
+class CallEdge:
+    """One resolved call inside compiled code."""
+
+    module: ModuleInfo
+    node: FunctionNode  # the callee
+    owner: ClassInfo | None
+    label: str
+    call: ast.Call
+    binds_self: bool  # self.m(...), super().m(...): the first parameter is not in call.args
+
+
 @dataclass(eq=False)
 class ScopeModel:
     """Project-wide questions about Cells and reach, each answer cached for the run."""
@@ -73,6 +87,19 @@ class ScopeModel:
     _is_cell: dict[int, bool] = field(default_factory=dict)
     _reach: dict[int, list[CompiledFunction]] = field(default_factory=dict)
     _targets: dict[int, list[Target]] = field(default_factory=dict)
+    _values: dict[int, FunctionValues] = field(default_factory=dict)
+    # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
+    _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
+    _closure_done: set[int] = field(default_factory=set)
+    _generation: int = 0
+
+    def _sync(self) -> None:
+        """Drop every derived answer when a module's content was replaced (an editor buffer)."""
+        if self._generation != self.project.generation:
+            self._generation = self.project.generation
+            for cache in (self._is_cell, self._reach, self._targets, self._values, self._compiled):
+                cache.clear()
+            self._closure_done.clear()
 
     # ----- classes -----------------------------------------------------------------------
 
@@ -214,59 +241,121 @@ class ScopeModel:
     # ----- reach --------------------------------------------------------------------------
 
     def reach(self, target: Target) -> list[CompiledFunction]:
-        """Every function compiled for ``target``, root first, breadth first (shortest paths)."""
+        """Every function compiled for ``target``, root first, breadth first (shortest paths),
+        each knowing which of its parameters receive variables from compiled call sites."""
         key = id(target)
         if key in self._reach:
             return self._reach[key]
         root = CompiledFunction(target.module, target.node, target.cell, target)
-        reached = [root]
-        seen = {id(target.node)}
+        reached = {id(target.node): root}
+        edges: list[tuple[CompiledFunction, CallEdge]] = []
         queue = deque([root])
         while queue:
             current = queue.popleft()
-            for module, node, owner, name in self._callees(current):
-                if id(node) in seen:
-                    continue
-                seen.add(id(node))
-                compiled = CompiledFunction(module, node, owner, target, (*current.via, name))
-                reached.append(compiled)
-                queue.append(compiled)
-        self._reach[key] = reached
-        return reached
+            for edge in self._callees(current):
+                edges.append((current, edge))
+                if id(edge.node) not in reached:
+                    compiled = CompiledFunction(
+                        edge.module, edge.node, edge.owner, target, (*current.via, edge.label),
+                        variable_params=set(),
+                    )
+                    reached[id(edge.node)] = compiled
+                    queue.append(compiled)
+        self._propagate_variables(reached, edges)
+        self._reach[key] = list(reached.values())
+        return self._reach[key]
+
+    def _propagate_variables(self, reached: dict[int, CompiledFunction], edges) -> None:
+        """A helper's parameter is a variable when some compiled caller passes one (fixpoint)."""
+        changed = True
+        while changed:
+            changed = False
+            for caller, edge in edges:
+                callee = reached[id(edge.node)]
+                if callee.variable_params is None:
+                    continue  # a root: every parameter is an input already
+                caller_values = self.values(caller)
+                for param, argument in bind_arguments(edge.call, edge.node, edge.binds_self):
+                    if param not in callee.variable_params and caller_values.is_variable(argument):
+                        callee.variable_params.add(param)
+                        self._values.pop(id(callee), None)
+                        changed = True
+
+    def values(self, compiled: CompiledFunction) -> FunctionValues:
+        """Constants versus variables inside one compiled function (cached)."""
+        key = id(compiled)
+        if key not in self._values:
+            cell = compiled.target.cell
+            classes = self.mro(cell) if cell is not None else []
+            if compiled.owner is not None and compiled.owner not in classes:
+                classes = [*classes, *self.mro(compiled.owner)]
+            self._values[key] = FunctionValues(
+                compiled.node,
+                compiled.module,
+                is_method=compiled.owner is not None,
+                parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
+                method_names=frozenset(name for c in classes for name in c.methods),
+                variable_params=compiled.variable_params,
+            )
+        return self._values[key]
+
+    def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
+        """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""
+        for klass in self.mro(cls):
+            for value in klass.self_assignments.get(attr, ()):
+                if isinstance(value, ast.Call):
+                    qualified = klass.module.imports.qualify(value.func)
+                    if qualified and (found := self.resolve_class(qualified, klass.module)):
+                        return found
+        return None
 
     def _callees(self, caller: CompiledFunction):
-        """(module, function node, owning class, label) for each resolvable call in caller."""
+        """A CallEdge for each call in ``caller`` that resolves to project code."""
         module, node, owner = caller.module, caller.node, caller.owner
         self_name = first_parameter(node) if owner is not None else None
         for call in ast.walk(node):
             if not isinstance(call, ast.Call):
                 continue
             func = call.func
-            if isinstance(func, ast.Attribute):
+            if isinstance(func, ast.Attribute) and owner is not None:
                 receiver = func.value
-                if owner is not None and isinstance(receiver, ast.Name) and receiver.id == self_name:
-                    # self.m(...) resolves on the instance's class, but statically on the owner's MRO
-                    # extended by the concrete Cell of the target (subclass overrides win).
+                if isinstance(receiver, ast.Name) and receiver.id == self_name:
+                    # self.m(...): statically, the concrete Cell of the target first (subclass
+                    # overrides win), then the class that defines the caller.
                     start = caller.target.cell or owner
                     found = self.find_method(start, func.attr) or self.find_method(owner, func.attr)
                     if found:
                         cls, method = found
-                        yield cls.module, method, cls, func.attr
+                        yield CallEdge(cls.module, method, cls, func.attr, call, not is_static(method))
                     continue
                 if (
-                    owner is not None
-                    and isinstance(receiver, ast.Call)
+                    isinstance(receiver, ast.Call)
                     and isinstance(receiver.func, ast.Name)
                     and receiver.func.id == "super"
                 ):
                     if found := self.find_method(owner, func.attr, skip_self=True):
                         cls, method = found
-                        yield cls.module, method, cls, f"super().{func.attr}"
+                        yield CallEdge(
+                            cls.module, method, cls, f"super().{func.attr}", call, not is_static(method)
+                        )
+                    continue
+                if (
+                    isinstance(receiver, ast.Attribute)
+                    and isinstance(receiver.value, ast.Name)
+                    and receiver.value.id == self_name
+                ):
+                    # self.sub.m(...): a method of a project object assigned in __init__.
+                    sub = self.attribute_class(caller.target.cell or owner, receiver.attr)
+                    if sub is not None and (found := self.find_method(sub, func.attr)):
+                        cls, method = found
+                        label = f"self.{receiver.attr}.{func.attr}"
+                        yield CallEdge(cls.module, method, cls, label, call, not is_static(method))
                     continue
             qualified = module.imports.qualify(func)
             if qualified and not qualified.startswith("builtins."):
                 if (found := self._resolve_function(qualified, module)) is not None:
-                    yield found
+                    callee_module, callee, cls, label = found
+                    yield CallEdge(callee_module, callee, cls, label, call, False)
 
     def _resolve_function(self, qualified: str, near: ModuleInfo):
         prefix = f"{near.name}."
@@ -296,29 +385,39 @@ class ScopeModel:
     # ----- per module ---------------------------------------------------------------------
 
     def compiled_functions(self, module: ModuleInfo) -> list[CompiledFunction]:
-        """Functions of ``module`` that some root compiles: its own roots first, then roots of
-        the modules that import it (transitively), each function once, first path kept."""
-        found: dict[int, CompiledFunction] = {}
-        for origin in [module, *self._importer_closure(module)]:
-            for target in self.targets(origin):
-                for compiled in self.reach(target):
-                    if compiled.module is module and id(compiled.node) not in found:
-                        found[id(compiled.node)] = compiled
-        return sorted(found.values(), key=lambda c: c.node.lineno)
+        """Functions of ``module`` that some root compiles: reached from its own roots or from
+        roots of the modules that import it (transitively); each once, first path kept, with the
+        variable parameters of every path."""
+        self._sync()
+        self._reach_upstream(module)
+        found = [c for c in self._compiled.values() if c.module is module]
+        return sorted(found, key=lambda c: c.node.lineno)
 
-    def _importer_closure(self, module: ModuleInfo) -> list[ModuleInfo]:
-        order: list[ModuleInfo] = []
-        seen = {id(module)}
-        queue = deque([module])
-        while queue:
-            for importer in self.project.importers_of(queue.popleft()):
-                if id(importer) not in seen:
-                    seen.add(id(importer))
-                    order.append(importer)
-                    queue.append(importer)
-        return order
+    def _reach_upstream(self, module: ModuleInfo) -> None:
+        """Reach every target of ``module`` and of its importers, transitively, once per run.
+
+        The done-set is global: a module whose closure was walked for an earlier file is not
+        walked again, which keeps a whole-project run linear in the import graph.
+        """
+        stack = [module]
+        while stack:
+            current = stack.pop()
+            if id(current) in self._closure_done:
+                continue
+            self._closure_done.add(id(current))
+            for target in self.targets(current):
+                for compiled in self.reach(target):
+                    kept = self._compiled.setdefault(id(compiled.node), compiled)
+                    if kept is not compiled and kept.variable_params is not None:
+                        if compiled.variable_params is None:
+                            kept.variable_params = None
+                        else:
+                            kept.variable_params |= compiled.variable_params
+                        self._values.pop(id(kept), None)
+            stack.extend(self.project.importers_of(current))
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
+        self._sync()
         return [cls for cls in module.classes.values() if self.is_cell(cls)]
 
 
@@ -338,6 +437,37 @@ def is_mindspore_cell_name(qualified: str) -> bool:
 def first_parameter(node: FunctionNode) -> str | None:
     params = [*node.args.posonlyargs, *node.args.args]
     return params[0].arg if params else None
+
+
+def is_static(node: FunctionNode) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def bind_arguments(call: ast.Call, callee: FunctionNode, binds_self: bool):
+    """(parameter name, argument expression) pairs for a call, as Python would bind them."""
+    args = callee.args
+    positional = [*args.posonlyargs, *args.args][1 if binds_self else 0 :]
+    names = {p.arg for p in [*positional, *args.kwonlyargs]}
+    bound: list[tuple[str, ast.expr]] = []
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            rest = [p.arg for p in positional[index:]] + ([args.vararg.arg] if args.vararg else [])
+            bound.extend((name, argument.value) for name in rest)
+            break
+        if index < len(positional):
+            bound.append((positional[index].arg, argument))
+        elif args.vararg is not None:
+            bound.append((args.vararg.arg, argument))
+    for keyword in call.keywords:
+        if keyword.arg is None:  # **kwargs: may fill any parameter
+            bound.extend((name, keyword.value) for name in names)
+            if args.kwarg is not None:
+                bound.append((args.kwarg.arg, keyword.value))
+        elif keyword.arg in names:
+            bound.append((keyword.arg, keyword.value))
+        elif args.kwarg is not None:
+            bound.append((args.kwarg.arg, keyword.value))
+    return bound
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
@@ -393,15 +523,3 @@ def cell_level_override(cls: ClassInfo) -> Level | None:
             if level := level_from_expr(_keyword(node.args[0], "jit_syntax_level")):
                 return level
     return None
-
-
-@dataclass
-class ModuleScope:
-    """What the checkers of one module need: its compiled functions and the project model."""
-
-    model: ScopeModel
-    module: ModuleInfo
-
-    @cached_property
-    def compiled(self) -> list[CompiledFunction]:
-        return self.model.compiled_functions(self.module)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import hashlib
 import re
 import io
 import tokenize
@@ -39,10 +40,15 @@ class SourceFile:
     text: str | None  # decoded text, BOM removed; None when the file could not be decoded
     tree: ast.Module | None
     problems: list[SourceProblem]
+    digest: bytes = b""  # of the bytes as read: tells an unchanged buffer from a new one
 
     @cached_property
     def lines(self) -> list[str]:
         return (self.text or "").splitlines()
+
+
+def content_digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw, digest_size=16).digest()
 
 
 def decode(raw: bytes) -> tuple[str | None, list[SourceProblem]]:
@@ -112,11 +118,11 @@ def read_source(path: Path, raw: bytes | None = None) -> SourceFile:
             return SourceFile(path, None, None, [SourceProblem("unreadable-file", 1, 0, reason)])
     text, problems = decode(raw)
     if text is None:
-        return SourceFile(path, None, None, problems)
+        return SourceFile(path, None, None, problems, content_digest(raw))
     tree, problem = parse(text, path)
     if problem:
         problems.append(problem)
-    return SourceFile(path, text, tree, problems)
+    return SourceFile(path, text, tree, problems, content_digest(raw))
 
 
 def comment_lines(text: str) -> dict[int, str]:

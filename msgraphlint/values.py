@@ -11,8 +11,9 @@ to it is.
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 
-from .project import ClassInfo, ModuleInfo
+from .project import ModuleInfo
 
 # Attributes of a tensor that the compiler knows statically.
 STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "rank", "itemsize", "nbytes", "size"})
@@ -34,7 +35,6 @@ STATIC_CALLS = frozenset(
         "mindspore.ops.size",
     }
 )
-PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
 
 
 class FunctionValues:
@@ -47,7 +47,10 @@ class FunctionValues:
         is_method: bool,
         parameter_attrs: frozenset[str] = frozenset(),
         method_names: frozenset[str] = frozenset(),
+        variable_params: set[str] | None = None,
     ):
+        """``variable_params``: the parameters that receive variables (None: all of them, as for
+        construct and jit functions, whose parameters are the graph's inputs)."""
         self.node = node
         self.module = module
         self.self_name = None
@@ -58,20 +61,63 @@ class FunctionValues:
         extra = [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
         self.parameter_attrs = parameter_attrs
         self.method_names = method_names
-        self.names: set[str] = {p.arg for p in [*params, *extra]}
+        self.names: set[str] = {
+            p.arg
+            for p in [*params, *extra]
+            if variable_params is None or p.arg in variable_params
+        }
         self._propagate()
 
     def _propagate(self) -> None:
         bindings = list(_bindings(self.node))
+        # name -> the values bound to it; None where it is bound other than by `name = value`
+        self.bound: dict[str, list[ast.expr | None]] = {}
+        for target, value, plain in bindings:
+            for name in _target_names(target):
+                self.bound.setdefault(name, []).append(value if plain else None)
         changed = True
         while changed:
             changed = False
-            for target, value in bindings:
+            for target, value, _ in bindings:
                 if value is None or self.is_variable(value):
                     for name in _target_names(target):
                         if name not in self.names:
                             self.names.add(name)
                             changed = True
+
+    def assigned_values(self, name: str) -> list[ast.expr]:
+        """The values of ``name = value`` statements when that is the only way ``name`` is
+        bound in the function (not a parameter, loop variable or unpacking target); else []."""
+        values = self.bound.get(name, [])
+        if not values or name in self.parameter_names or any(v is None for v in values):
+            return []
+        return values  # type: ignore[return-value]
+
+    @cached_property
+    def parameter_names(self) -> frozenset[str]:
+        """Parameters of the function and of the functions and lambdas nested in it."""
+        names: set[str] = set()
+        for node in ast.walk(self.node):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = node.args
+                every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+                names.update(arg.arg for arg in every if arg is not None)
+        return frozenset(names)
+
+    @cached_property
+    def local_names(self) -> frozenset[str]:
+        """Every name bound inside the function, nested functions included."""
+        return self.parameter_names | frozenset(self.bound)
+
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        """id(node) -> its parent, for the nodes of this function."""
+        return {
+            id(child): node for node in ast.walk(self.node) for child in ast.iter_child_nodes(node)
+        }
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(id(node))
 
     def is_self(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id == self.self_name
@@ -113,43 +159,37 @@ class FunctionValues:
 
 
 def _bindings(function: ast.AST):
-    """(target, value) pairs for every binding in a function; value None means 'unknown'."""
+    """(target, value, plain) for every binding in a function; value None means 'unknown';
+    plain means a `name = value` assignment (not a loop, augmented assignment, import...)."""
     for node in ast.walk(function):
         match node:
             case ast.Assign(targets=targets, value=value):
                 for target in targets:
-                    yield target, value
+                    yield target, value, isinstance(target, ast.Name)
             case ast.AugAssign(target=target, value=value):
-                yield target, ast.BinOp(left=target, op=node.op, right=value)
+                yield target, ast.BinOp(left=target, op=node.op, right=value), False
             case ast.AnnAssign(target=target, value=value) if value is not None:
-                yield target, value
+                yield target, value, isinstance(target, ast.Name)
             case ast.For(target=target, iter=iterable) | ast.comprehension(
                 target=target, iter=iterable
             ):
-                yield target, iterable
+                yield target, iterable, False
             case ast.NamedExpr(target=target, value=value):
-                yield target, value
+                yield target, value, True
             case ast.withitem(optional_vars=target, context_expr=value) if target is not None:
-                yield target, value
+                yield target, value, False
+            case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
+                for alias in aliases:
+                    yield ast.Name(id=(alias.asname or alias.name).split(".")[0]), None, False
+            case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(
+                name=name
+            ) if node is not function:
+                yield ast.Name(id=name), None, False
+            case ast.ExceptHandler(name=name) if name:
+                yield ast.Name(id=name), None, False
 
 
 def _target_names(target: ast.expr):
     for node in ast.walk(target):
         if isinstance(node, ast.Name):
             yield node.id
-
-
-def parameter_attributes(classes: list[ClassInfo]) -> frozenset[str]:
-    """``self.w = Parameter(...)`` anywhere in the classes (a Cell and its project bases)."""
-    names: set[str] = set()
-    for cls in classes:
-        for node in ast.walk(cls.node):
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Call)
-                and cls.module.imports.qualify(node.value.func) in PARAMETER_CLASSES
-            ):
-                for target in node.targets:
-                    if isinstance(target, ast.Attribute):
-                        names.add(target.attr)
-    return frozenset(names)

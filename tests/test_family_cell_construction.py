@@ -72,9 +72,9 @@ def test_primitive_with_a_tensor_argument_is_not_reported(tmp_path):
     assert in_construct(tmp_path, "y = ops.HShrink(lambd=x.mean())(x)") == []
 
 
-def test_cell_in_a_helper_with_parameter_arguments_is_not_reported(tmp_path):
-    # `n` may well be a constant passed by construct: a helper's parameters are unknown.
-    found = findings(
+def test_cell_in_a_helper_follows_what_the_callers_pass(tmp_path):
+    # The scope model propagates constants into helpers: `n` is 4 here, a tensor below.
+    constant = findings(
         tmp_path,
         """
 class Net(nn.Cell):
@@ -85,7 +85,19 @@ class Net(nn.Cell):
         return nn.Dense(2, n)(x)
 """,
     )
-    assert found == []
+    assert symbols(constant) == ["weighted-cell-created-in-construct"]
+    variable = findings(
+        tmp_path,
+        """
+class Net(nn.Cell):
+    def construct(self, x):
+        return self.block(x, x.sum())
+
+    def block(self, x, n):
+        return nn.Dense(2, n)(x)
+""",
+    )
+    assert symbols(variable) == ["cell-created-with-tensor-args"]
 
 
 # ----- constant arguments -----------------------------------------------------------------

@@ -263,3 +263,26 @@ def test_unparsable_neighbour_does_not_stop_reach(tmp_path):
             """,
     })
     assert flagged(tmp_path, "net.py") == [(6, None)]
+
+
+def test_editor_buffers_replace_the_file_and_keep_cross_file_reach(tmp_path):
+    """pylint hands the engine each module's bytes; identical bytes must not lose the reach
+    found through other files, and changed bytes (an unsaved buffer) must be what is checked."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": f"import math\ndef helper(x):\n    return {HOST_CALL}\n",
+        "pkg/net.py": """
+            from mindspore import nn
+            from pkg.utils import helper
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return helper(x)
+            """,
+    })
+    engine = Engine()
+    utils = tmp_path / "pkg" / "utils.py"
+    assert [f.line for f in engine.check_file(tmp_path / "pkg" / "net.py")] == []
+    assert [f.line for f in engine.check_file(utils, utils.read_bytes())] == [3]
+    edited = f"import math\n\n\ndef helper(x):\n    return {HOST_CALL}\n".encode()
+    assert [f.line for f in engine.check_file(utils, edited)] == [5]
+    assert [f.line for f in engine.check_file(utils, b"def helper(x):\n    return x\n")] == []
