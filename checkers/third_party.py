@@ -15,7 +15,7 @@ from msgraphlint.analyze import Family, FunctionContext
 HOST_LIBRARIES = frozenset(
     {
         "numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL",
-        "torch", "os", "json", "pickle", "copy",
+        "torch", "os", "json", "pickle", "copy", "random",
     }
 )
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
@@ -30,8 +30,9 @@ NON_GRAPH_BUILTINS = frozenset(
         "builtins.hex", "builtins.oct", "builtins.id",
     }
 )
-# Their calls belong to the `frozen` family (evaluated once, at compile time).
-LEFT_TO_OTHER_FAMILIES = ("numpy.random",)
+# On constants these belong to the `frozen` family (evaluated once, at compile time); on a tensor
+# value they are host calls like any other (seen: STRICT rejects them, LAX loses the gradient).
+RANDOM_MODULES = ("numpy.random.", "random.")
 # np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
 NUMPY_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any", "all", "ptp"}
@@ -108,11 +109,11 @@ class ThirdPartyCalls(Family):
             return
         if qualified not in NON_GRAPH_BUILTINS and qualified.split(".", 1)[0] not in HOST_LIBRARIES:
             return
-        if qualified.startswith(LEFT_TO_OTHER_FAMILIES):
-            return
         spelled = ast.unparse(node.func)
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if not any(ctx.is_variable(argument) for argument in arguments):
+            if qualified.startswith(RANDOM_MODULES):
+                return
             is_numpy_like = qualified.startswith(("numpy.", "scipy."))
             if is_numpy_like and qualified.rsplit(".", 1)[-1] not in NUMPY_SCALAR_TYPES:
                 ctx.report("numpy-on-constants", node, spelled)

@@ -5,6 +5,7 @@ the whole Cell comes back zero.
 """
 
 import math
+import random
 
 import scipy.special
 from mindspore import Tensor, nn
@@ -24,3 +25,9 @@ class TopValues(nn.Cell):
     def construct(self, x):
         row_sums = x.sum(1)
         return x * sorted(row_sums)[0]  # expect: host-call-on-tensor
+
+
+class PickScale(nn.Cell):
+    def construct(self, x):
+        candidates = (x.sum(), x.mean())
+        return x * random.choice(candidates[:1])  # expect: host-call-on-tensor

@@ -20,3 +20,10 @@ class TopValues(nn.Cell):
     def construct(self, x):
         row_sums = x.sum(1)
         return x * ops.sort(row_sums)[0][0]
+
+
+class PickScale(nn.Cell):
+    def construct(self, x):
+        candidates = ops.stack((x.sum(), x.mean()))
+        index = ops.randint(0, 1, (1,))
+        return x * candidates[index]
