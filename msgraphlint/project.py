@@ -305,10 +305,17 @@ class Project:
                     continue
                 if b"import" not in raw:
                     continue
+                resolved = self._key(path)
                 for match in _IMPORT_LINE.finditer(raw):
-                    words = re.findall(rb"[A-Za-z_]\w*", (match.group(1) or b"") + b" " + match.group(2))
+                    source = match.group(1) or b""
+                    words = re.findall(rb"[A-Za-z_]\w*", source + b" " + match.group(2))
+                    if source and not source.strip(b"."):
+                        # `from . import x` (or `from .. import x`) imports the enclosing package
+                        dots = len(source)
+                        if dots <= len(resolved.parents):
+                            words.append(resolved.parents[dots - 1].name.encode())
                     for word in words:
-                        index[word.decode()].add(path.resolve())
+                        index[word.decode()].add(resolved)
             self._import_index[root] = index
         return self._import_index[root]
 

@@ -23,6 +23,17 @@ CELL_BASE = "mindspore.nn.Cell"
 JIT_DECORATORS = frozenset({"mindspore.jit", "mindspore.ms_function"})
 REMOVED_JIT_DECORATORS = frozenset({"mindspore.ms_function"})  # removed in MindSpore 2.6
 JIT_CLASS_DECORATOR = "mindspore.jit_class"
+# Calls that return a function running the wrapped one inside the graph.
+FUNCTION_WRAPPERS = frozenset(
+    {
+        "mindspore.grad", "mindspore.value_and_grad", "mindspore.vmap", "mindspore.jit",
+        "mindspore.ops.grad", "mindspore.ops.value_and_grad", "mindspore.ops.vmap",
+        "mindspore.ops.functional.grad", "mindspore.ops.functional.value_and_grad",
+    }
+)
+# Functions MindSpore runs on the host while compiling (on constants) or refuses outright: the
+# graph never contains their bodies, so reach stops at them.
+HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 ROOT_METHODS = ("construct", "bprop")
 LEVEL_NAMES = {level.name: level for level in Level}
 MAX_BASE_DEPTH = 32
@@ -171,71 +182,77 @@ class ScopeModel:
 
     def _find_targets(self, module: ModuleInfo) -> list[Target]:
         found: list[Target] = []
+        methods: set[int] = set()
         for cls in module.classes.values():
-            if self.is_cell(cls):
-                level = cell_level_override(cls)
-                for name in ROOT_METHODS:
-                    if name in cls.methods:
-                        node = cls.methods[name]
-                        jit = jit_decoration(node, module)
-                        found.append(
-                            Target(
-                                f"{cls.name}.{name}",
-                                "cell",
-                                module,
-                                node,
-                                cls,
-                                level or (jit.level if jit else None),
-                                bool(jit and jit.bytecode),
-                                jit.decorator if jit else None,
-                            )
-                        )
+            methods.update(id(method) for method in cls.methods.values())
+            is_cell = self.is_cell(cls)
+            if is_cell:
+                found.extend(self._cell_targets(cls))
             for method in cls.methods.values():
-                if method.name not in ROOT_METHODS or not self.is_cell(cls):
-                    if (jit := jit_decoration(method, module)) is not None:
-                        found.append(
-                            Target(
-                                f"{cls.name}.{method.name}",
-                                "jit",
-                                module,
-                                method,
-                                cls,
-                                jit.level or Level.LAX,
-                                jit.bytecode,
-                                jit.decorator,
-                            )
-                        )
+                if is_cell and method.name in ROOT_METHODS:
+                    continue
+                if (jit := jit_decoration(method, module)) is not None:
+                    found.append(jit_target(f"{cls.name}.{method.name}", module, method, cls, jit))
         for function in module.functions.values():
             if (jit := jit_decoration(function, module)) is not None:
-                found.append(
-                    Target(
-                        function.name, "jit", module, function, None, jit.level or Level.LAX,
-                        jit.bytecode, jit.decorator,
-                    )
-                )
+                found.append(jit_target(function.name, module, function, None, jit))
+        found.extend(self._nested_jit_targets(module, methods))
         found.extend(self._wrapped_jit_targets(module))
         return sorted(found, key=lambda t: (t.node.lineno, t.label))
+
+    def _cell_targets(self, cls: ClassInfo) -> list[Target]:
+        """construct and bprop of a Cell, its own or inherited from a project base class: an
+        inherited construct is compiled for this Cell, with this Cell's overrides."""
+        level = cell_level_override(cls)
+        targets = []
+        for name in ROOT_METHODS:
+            if (located := self.find_method(cls, name)) is None:
+                continue
+            owner, node = located
+            jit = jit_decoration(node, owner.module)
+            targets.append(
+                Target(
+                    f"{cls.name}.{name}",
+                    "cell",
+                    owner.module,
+                    node,
+                    cls,
+                    level or (jit.level if jit else None),
+                    bool(jit and jit.bytecode),
+                    jit.decorator if jit else None,
+                )
+            )
+        return targets
+
+    def _nested_jit_targets(self, module: ModuleInfo, methods: set[int]) -> list[Target]:
+        """``@jit`` functions defined inside other functions (a train step inside train())."""
+        text = module.source.text or ""
+        if "jit" not in text:
+            return []
+        top_level = methods | {id(f) for f in module.functions.values()}
+        return [
+            jit_target(node.name, module, node, None, jit)
+            for node in ast.walk(module.tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and id(node) not in top_level
+            and (jit := jit_decoration(node, module)) is not None
+        ]
 
     def _wrapped_jit_targets(self, module: ModuleInfo) -> list[Target]:
         """``step = ms.jit(train_step, ...)`` at module level."""
         found = []
-        for stmt in module.tree.body:
-            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)):
-                continue
-            call = stmt.value
-            if module.imports.qualify(call.func) not in JIT_DECORATORS:
-                continue
-            wrapped = call.args[0] if call.args else _keyword(call, "function")
-            if isinstance(wrapped, ast.Name) and wrapped.id in module.functions:
-                jit = jit_options(call, module.imports.qualify(call.func))
-                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
-                label = f"{names[0]} = jit({wrapped.id})" if names else wrapped.id
-                found.append(
-                    Target(
-                        label, "jit", module, module.functions[wrapped.id], None,
-                        jit.level or Level.LAX, jit.bytecode, jit.decorator,
-                    )
-                )
+        for name, values in module.assignments.items():
+            for call in values:
+                if not isinstance(call, ast.Call):
+                    continue
+                decorator = module.imports.qualify(call.func)
+                if decorator not in JIT_DECORATORS:
+                    continue
+                wrapped = call.args[0] if call.args else _keyword(call, "function")
+                if isinstance(wrapped, ast.Name) and wrapped.id in module.functions:
+                    jit = jit_options(call, decorator)
+                    label = f"{name} = jit({wrapped.id})"
+                    found.append(jit_target(label, module, module.functions[wrapped.id], None, jit))
         return found
 
     # ----- reach --------------------------------------------------------------------------
@@ -351,11 +368,39 @@ class ScopeModel:
                         label = f"self.{receiver.attr}.{func.attr}"
                         yield CallEdge(cls.module, method, cls, label, call, not is_static(method))
                     continue
+            if (wrapped := self._wrapped_function(func, caller)) is not None:
+                callee_module, callee, cls, label = wrapped
+                yield CallEdge(callee_module, callee, cls, label, call, False)
+                continue
+            if isinstance(func, ast.Name) and func.id in self.values(caller).local_names:
+                continue  # a parameter, local variable or nested def (walked with the caller)
             qualified = module.imports.qualify(func)
-            if qualified and not qualified.startswith("builtins."):
+            if qualified and not qualified.startswith("builtins.") and qualified not in JIT_DECORATORS:
                 if (found := self._resolve_function(qualified, module)) is not None:
                     callee_module, callee, cls, label = found
-                    yield CallEdge(callee_module, callee, cls, label, call, False)
+                    if not is_host_evaluated(callee, callee_module):
+                        yield CallEdge(callee_module, callee, cls, label, call, False)
+
+    def _wrapped_function(self, func: ast.expr, caller: CompiledFunction):
+        """``ms.grad(fn)(x)``, or ``grad_fn(x)`` after ``grad_fn = ms.value_and_grad(fn, ...)``
+        (module level or in the caller): the call runs ``fn`` in the graph."""
+        module = caller.module
+        if isinstance(func, ast.Call):
+            wrappers = [func]
+        elif isinstance(func, ast.Name):
+            local = self.values(caller).assigned_values(func.id)
+            wrappers = local or module.assignments.get(func.id, [])
+        else:
+            return None
+        for wrapper in wrappers:
+            if not (isinstance(wrapper, ast.Call) and wrapper.args):
+                continue
+            if module.imports.qualify(wrapper.func) not in FUNCTION_WRAPPERS:
+                continue
+            qualified = module.imports.qualify(wrapper.args[0])
+            if qualified and (found := self._resolve_function(qualified, module)) is not None:
+                return found
+        return None
 
     def _resolve_function(self, qualified: str, near: ModuleInfo):
         prefix = f"{near.name}."
@@ -439,6 +484,18 @@ def first_parameter(node: FunctionNode) -> str | None:
     return params[0].arg if params else None
 
 
+def is_host_evaluated(node: FunctionNode, module: ModuleInfo) -> bool:
+    """@constexpr / @_primexpr helpers: MindSpore calls them in Python while compiling."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        qualified = module.imports.qualify(target) or ""
+        if qualified.startswith("mindspore.") and qualified.rsplit(".", 1)[-1] in (
+            HOST_EVALUATED_DECORATORS
+        ):
+            return True
+    return False
+
+
 def is_static(node: FunctionNode) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
@@ -479,6 +536,13 @@ class JitOptions:
     decorator: str
     level: Level | None
     bytecode: bool
+
+
+def jit_target(label: str, module: ModuleInfo, node: FunctionNode, owner: ClassInfo | None,
+               jit: JitOptions) -> Target:
+    """MindSpore 2.6+ compiles jit functions at LAX unless fullgraph=True."""
+    return Target(label, "jit", module, node, owner, jit.level or Level.LAX, jit.bytecode,
+                  jit.decorator)
 
 
 def jit_options(call: ast.Call | None, decorator: str) -> JitOptions:

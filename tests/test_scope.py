@@ -286,3 +286,94 @@ def test_editor_buffers_replace_the_file_and_keep_cross_file_reach(tmp_path):
     edited = f"import math\n\n\ndef helper(x):\n    return {HOST_CALL}\n".encode()
     assert [f.line for f in engine.check_file(utils, edited)] == [5]
     assert [f.line for f in engine.check_file(utils, b"def helper(x):\n    return x\n")] == []
+
+
+def test_reach_stops_at_constexpr_helpers_and_jit_itself(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        import mindspore as ms
+        from mindspore import nn, ops
+        from mindspore.ops import constexpr
+        from mindspore.ops.primitive import _primexpr
+        @constexpr
+        def folded(x):
+            return {HOST_CALL}
+        @_primexpr
+        def also_folded(x):
+            return {HOST_CALL}
+        def helper(x):
+            return {HOST_CALL}
+        class Net(nn.Cell):
+            def construct(self, x):
+                step = ms.jit(helper)
+                return folded(x) + also_folded(x) + helper(x)
+        """})
+    assert flagged(tmp_path, "m.py") == [(13, "reached from Net.construct via helper")]
+
+
+def test_inherited_construct_is_compiled_with_the_subclass_overrides(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        class Base(nn.Cell):
+            def construct(self, x):
+                return self.pool(x)
+            def pool(self, x):
+                return x
+        class MaxPool(Base):
+            def pool(self, x):
+                return {HOST_CALL}
+        """})
+    assert flagged(tmp_path, "m.py") == [(10, "reached from MaxPool.construct via pool")]
+
+
+def test_nested_jit_functions_and_wrapped_gradients_are_compiled(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        import mindspore as ms
+        def forward(x):
+            return {HOST_CALL}
+        grad_fn = ms.value_and_grad(forward)
+        def loss_of(x):
+            return {HOST_CALL}
+        def train(x):
+            @ms.jit
+            def step(x):
+                inner = ms.grad(loss_of)
+                return grad_fn(x), inner(x), ms.grad(forward)(x)
+            return step(x)
+        """})
+    assert flagged(tmp_path, "m.py") == [
+        (4, "reached from step via forward"),
+        (7, "reached from step via loss_of"),
+    ]
+
+
+def test_local_names_shadow_module_functions(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        def margin(x):
+            return {HOST_CALL}
+        class Net(nn.Cell):
+            def construct(self, x, helper=None):
+                def margin(row):
+                    return row * 2
+                return margin(x) + helper(x)
+        """})
+    assert flagged(tmp_path, "m.py") == []
+
+
+def test_relative_package_imports_count_as_importers(tmp_path):
+    write(tmp_path, {
+        "pkg/__init__.py": "from .functional import helper\n",
+        "pkg/functional.py": f"import math\ndef helper(x):\n    return {HOST_CALL}\n",
+        "pkg/net.py": """
+            from mindspore import nn
+            from . import helper
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return helper(x)
+            """,
+    })
+    assert flagged(tmp_path, "pkg/functional.py") == [(3, "reached from Net.construct via helper")]

@@ -77,7 +77,8 @@ def _same(a, b) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, np.ndarray):
-        return a.shape == b.shape and bool(np.allclose(a, b, equal_nan=True))
+        # float32 graphs and PyNative fuse differently: ~1e-7 output, ~1e-6 gradient noise
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-4, atol=1e-6, equal_nan=True))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):

@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 
-import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops
 
 # Every Cell of the package takes a (batch, FEATURES) float32 batch.
@@ -22,6 +21,11 @@ def seeded_weight(shape, seed):
 def rms(x, eps):
     """Root mean square over the last axis; compiled as part of RMSNorm.construct."""
     return ops.sqrt((x * x).mean(axis=-1, keep_dims=True) + eps)
+
+
+def residual_scale(branch, depth):
+    """GPT-2 style 1/sqrt(2 * depth) residual scaling; `depth` is the Python int the model holds."""
+    return branch / math.sqrt(2 * depth)
 
 
 def soft_clip(x, limit):

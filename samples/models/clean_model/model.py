@@ -2,10 +2,12 @@
 
 import math
 
+import numpy as np
+
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops
 
-from .layers import FEATURES, GatedMLP, RMSNorm, seeded_weight, soft_clip
+from .layers import FEATURES, GatedMLP, RMSNorm, residual_scale, seeded_weight, soft_clip
 
 SAMPLE_INPUTS = (f"float32[2,{FEATURES}]",)
 
@@ -35,6 +37,7 @@ class TinyClassifier(ClassifierBase):
         super().__init__(dim, num_classes)
         self.norm = RMSNorm(dim)
         self.blocks = nn.CellList([GatedMLP(dim, seed=10 * i) for i in range(depth)])
+        self.depth = depth
         self.clip = clip
         self.temperature = math.sqrt(num_classes)
 
@@ -44,12 +47,22 @@ class TinyClassifier(ClassifierBase):
         print(f"TinyClassifier: batch of {batch} x {dim} features")
         h = self.norm(x)
         for block in self.blocks:
-            h = h + block(h)
+            h = h + residual_scale(block(h), self.depth)
         if h.abs().max() > self.clip:
             h = soft_clip(h, self.clip)
         logits = self._classify(h) / self.temperature
+
+        def margin(row):
+            return row.max() - row.mean()
+
         # the reference computed the per-sample margin in a loop; kept as written
         margins = []
         for row in logits:
-            margins.append(row.max() - row.mean())
+            margins.append(margin(row))
         return logits, ops.stack(margins)
+
+
+def margin(logits):
+    """Host-side report: per sample, how far the best class is ahead of the runner-up."""
+    top_two = np.sort(logits.asnumpy(), axis=-1)[:, -2:]
+    return top_two[:, 1] - top_two[:, 0]

@@ -8,6 +8,7 @@ import mindspore as ms
 from mindspore import nn, ops
 
 from .layers import FEATURES
+from .model import margin
 
 SAMPLE_INPUTS = (f"float32[4,{FEATURES}]",)
 EPS = 1e-5
@@ -60,9 +61,12 @@ def train(net, batches, epochs=2, learning_rate=1e-2):
 def evaluate(net, batches):
     """Accuracy over batches, computed on the host with numpy."""
     correct = total = 0
+    margins = []
     for features, labels in batches:
         logits, _ = net(standardise(features))
         predicted = logits.asnumpy().argmax(axis=-1)
         correct += int(np.sum(predicted == labels.asnumpy()))
         total += predicted.shape[0]
+        margins.extend(margin(logits))
+    print(f"accuracy {correct}/{total}, mean margin {np.mean(margins):.3f}")
     return correct / max(total, 1)

@@ -1,7 +1,7 @@
 """A small ResNet ported from PyTorch, with the porting bugs such ports typically carry.
 
-Every line that msgraphlint must flag ends with `# expect: <symbol>`; the training and evaluation
-code around the model runs on the host and must not be flagged.
+Every line that msgraphlint must flag carries an expect comment naming the rule; the training
+and evaluation code around the model runs on the host and must not be flagged.
 """
 
 from .model import ResNetLite, ResNetLiteMaxPool, evaluate, train
