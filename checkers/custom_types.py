@@ -1,0 +1,319 @@
+"""Plain Python objects and Cell attributes used as state inside compiled code.
+
+The graph compiler understands Cells, Parameters, @jit_class objects and constants. A plain project
+class (neither a Cell nor a @jit_class) made to hold a tensor, or made to change its own state, and
+a Cell attribute that is not a Parameter assigned in construct, are all rejected at STRICT and run
+through the interpreter (JIT Fallback) at LAX, where tensor values read back lose their gradient.
+A @jit_class instance created from a tensor is rejected at every level.
+
+The helpers at the top (what ``self.<attr>`` holds, judged from the class's own assignments) are
+shared with the parameters and jit-api families.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import lru_cache
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.project import ClassInfo, ModuleInfo
+from msgraphlint.scope import CompiledFunction, ScopeModel, Target, first_parameter
+
+ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
+HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
+JIT_CLASS_INSTEAD = "a method of an instance built from constants"
+STATE_INSTEAD = "a local variable, or a Parameter updated with ops.assign"
+PLAIN_BASES = frozenset({"builtins.object"})
+# Values that are certainly not a Parameter when stored in an attribute in __init__.
+NON_PARAMETER_CALLS = frozenset(
+    {
+        "builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.list",
+        "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
+    }
+)
+NON_PARAMETER_CALL_PREFIXES = ("numpy.", "mindspore.ops.", "mindspore.numpy.")
+
+
+# ----- what self.<attr> holds (shared with parameters.py and jit_api.py) -------------------
+
+
+def self_classes(model: ScopeModel, function: CompiledFunction) -> list[ClassInfo]:
+    """The classes whose attributes ``self`` has in a compiled function: the target's Cell and the
+    function's owner, with their project bases."""
+    cell, owner = function.target.cell, function.owner
+    classes = model.mro(cell) if cell is not None else []
+    if owner is not None and owner not in classes:
+        classes = [*classes, *model.mro(owner)]
+    return classes
+
+
+def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
+    """``self.<attr> = value`` outside the target's compiled code (``__init__`` and other host-side
+    methods of the classes ``self`` has here), by attribute."""
+    return _attribute_assignments(ctx.model, ctx.function)
+
+
+@lru_cache(maxsize=512)
+def _attribute_assignments(
+    model: ScopeModel, function: CompiledFunction
+) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
+    compiled = {id(c.node) for c in model.reach(function.target)}
+    found: dict[str, list[tuple[ModuleInfo, ast.expr]]] = {}
+    for cls in self_classes(model, function):
+        for method in cls.methods.values():
+            if id(method) in compiled:
+                continue
+            for attr, value in self_assignments(method):
+                found.setdefault(attr, []).append((cls.module, value))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def self_assignments(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[tuple[str, ast.expr], ...]:
+    """(attribute, value) for each ``self.attr = value`` / ``self.attr += value`` in a method."""
+    return tuple(_self_assignments(method))
+
+
+def _self_assignments(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> Iterator[tuple[str, ast.expr]]:
+    self_name = first_parameter(method)
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign):
+            pairs = [(target, node.value) for target in node.targets]
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            pairs = [(node.target, node.value)]
+        else:
+            continue
+        for target, value in pairs:
+            for element in _flatten(target):
+                if _is_name_attribute(element, self_name):
+                    yield element.attr, value
+
+
+def _flatten(target: ast.expr) -> Iterator[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _flatten(element)
+    else:
+        yield target
+
+
+def _is_name_attribute(node: ast.expr, name: str | None) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        and name is not None
+    )
+
+
+@lru_cache(maxsize=4096)
+def resolve_project_class(model: ScopeModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
+    """ScopeModel.resolve_class, remembered: it is asked for every call in compiled code."""
+    if qualified.startswith("builtins."):
+        return None
+    return model.resolve_class(qualified, near)
+
+
+@lru_cache(maxsize=1024)
+def methods_by_name(
+    model: ScopeModel, cls: ClassInfo
+) -> dict[str, tuple[ClassInfo, ast.FunctionDef]]:
+    """Every method of a class, through its project bases (the first one in the MRO wins)."""
+    found: dict[str, tuple[ClassInfo, ast.FunctionDef]] = {}
+    for candidate in model.mro(cls):
+        for name, method in candidate.methods.items():
+            found.setdefault(name, (candidate, method))
+    return found
+
+
+def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
+    """Qualified names of what ``self.<attr>`` is built from outside compiled code.
+
+    None stands for a value that is not a call (unknown)."""
+    values = attribute_assignments(ctx).get(attr, [])
+    return {
+        module.imports.qualify(value.func) if isinstance(value, ast.Call) else None
+        for module, value in values
+    }
+
+
+def held_class(ctx: FunctionContext, attr: str) -> ClassInfo | None:
+    """The one project class every assignment of ``self.<attr>`` instantiates, if there is one."""
+    values = attribute_assignments(ctx).get(attr, [])
+    classes = set()
+    for module, value in values:
+        if not isinstance(value, ast.Call):
+            return None
+        qualified = module.imports.qualify(value.func)
+        found = resolve_project_class(ctx.model, qualified, module) if qualified else None
+        if found is None:
+            return None
+        classes.add(found)
+    return classes.pop() if len(classes) == 1 else None
+
+
+def held_object_class(ctx: FunctionContext, receiver: ast.expr) -> ClassInfo | None:
+    """The project class of ``self.<attr>`` when ``receiver`` is such an attribute."""
+    if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
+        return held_class(ctx, receiver.attr)
+    return None
+
+
+def is_plain_class(model: ScopeModel, cls: ClassInfo) -> bool:
+    """A project class the compiler only knows through the interpreter: no Cell, no @jit_class,
+    and only project classes (or object) as bases; library bases (NamedTuple, Exception, Enum)
+    have their own rules in the compiler, so they are left alone."""
+    if model.is_cell(cls) or any(model.is_jit_class(c) for c in model.mro(cls)):
+        return False
+    return all(
+        name in PLAIN_BASES or model.resolve_class(name, c.module) is not None
+        for c in model.mro(cls)
+        for name in c.base_names
+    )
+
+
+def mutates_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return bool(self_assignments(method))
+
+
+def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
+
+
+# ----- the family ----------------------------------------------------------------------------
+
+
+class CustomTypes(Family):
+    name = "custom-types"
+
+    # Box(x): a plain or @jit_class object created from a tensor
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        if self._check_instantiation(node, ctx):
+            return
+        self._check_held_object_call(node, ctx)
+
+    def _check_instantiation(self, node: ast.Call, ctx: FunctionContext) -> bool:
+        qualified = ctx.qualify(node.func)
+        cls = resolve_project_class(ctx.model, qualified, ctx.module) if qualified else None
+        if cls is None:
+            return False
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if not any(ctx.is_variable(argument) for argument in arguments):
+            return True  # built from constants: evaluated once while compiling
+        spelled = ast.unparse(node)
+        if any(ctx.model.is_jit_class(c) for c in ctx.model.mro(cls)):
+            ctx.report("jit-class-variable-init", node, spelled, JIT_CLASS_INSTEAD)
+        elif is_plain_class(ctx.model, cls):
+            ctx.report("custom-object-with-tensor", node, spelled, cls.name, HOLDER_INSTEAD)
+        return True
+
+    def _check_held_object_call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        """self.meter.add(x) where meter is a plain object and add() assigns its attributes."""
+        if not isinstance(node.func, ast.Attribute):
+            return
+        cls = held_object_class(ctx, node.func.value)
+        if cls is None or not is_plain_class(ctx.model, cls):
+            return
+        found = methods_by_name(ctx.model, cls).get(node.func.attr)
+        if found is None or found[1].decorator_list or not mutates_self(found[1]):
+            # Reading a held object's constant state compiles at every level; decorated methods
+            # (properties, classmethods, staticmethods) have no plain `self` to judge by.
+            return
+        spelled = ast.unparse(node.func)
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(ctx.is_variable(argument) for argument in arguments):
+            ctx.report("custom-object-with-tensor", node, spelled, cls.name, HOLDER_INSTEAD)
+        else:
+            ctx.report("custom-object-mutation", node, spelled, cls.name, ASSIGN_INSTEAD)
+
+    # self.steps += 1: Cell state that is not a Parameter
+    def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
+        for target in node.targets:
+            self._check_attribute_target(target, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: FunctionContext) -> None:
+        self._check_attribute_target(node.target, ctx)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign, ctx: FunctionContext) -> None:
+        if node.value is not None:
+            self._check_attribute_target(node.target, ctx)
+
+    def _check_attribute_target(self, target: ast.expr, ctx: FunctionContext) -> None:
+        for element in _flatten(target):
+            if (
+                isinstance(element, ast.Attribute)
+                and ctx.is_self(element.value)
+                and self._is_cell_state(element.attr, ctx)
+            ):
+                ctx.report("non-parameter-attribute-assign", element, element.attr, ASSIGN_INSTEAD)
+
+    def _is_cell_state(self, attr: str, ctx: FunctionContext) -> bool:
+        """A Cell attribute that is certainly not a Parameter."""
+        if ctx.owner is None or not ctx.model.is_cell(ctx.owner):
+            return False
+        if attr in ctx.values.parameter_attrs:
+            return False  # `self.w = self.w + x` on a Parameter updates graph state: fine
+        values = attribute_assignments(ctx).get(attr, [])
+        # A value we cannot see through (a constructor argument, a helper's result) may be a
+        # Parameter: stay silent rather than guess.
+        return all(_is_certainly_not_parameter(value, module) for module, value in values)
+
+    # x * self.steps: that state read back into a tensor value
+    def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
+        for operand, other in ((node.left, node.right), (node.right, node.left)):
+            if self._is_graph_state(operand, ctx) and ctx.is_variable(other):
+                ctx.report("non-parameter-state-read", operand, operand.attr, STATE_INSTEAD)
+
+    def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
+        values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        for value in values:
+            if value is not None and self._is_graph_state(value, ctx):
+                ctx.report("non-parameter-state-read", value, value.attr, STATE_INSTEAD)
+
+    def _is_graph_state(self, node: ast.expr, ctx: FunctionContext) -> bool:
+        """self.<attr> where the target's compiled code assigns attr and it is Cell state."""
+        if not (isinstance(node, ast.Attribute) and ctx.is_self(node.value)):
+            return False
+        if node.attr not in self._attributes_assigned_in_graph(ctx):
+            return False
+        return self._is_cell_state(node.attr, ctx)
+
+    def _attributes_assigned_in_graph(self, ctx: FunctionContext) -> frozenset[str]:
+        # Read only in a condition (`if self.steps > 1`) compiled fine at LAX: only arithmetic
+        # operands and returned values are checked, by the callers.
+        return _graph_assigned_attributes(ctx.model, ctx.function.target)
+
+
+@lru_cache(maxsize=512)
+def _graph_assigned_attributes(model: ScopeModel, target: Target) -> frozenset[str]:
+    return frozenset(
+        attr
+        for compiled in model.reach(target)
+        if compiled.owner is not None and model.is_cell(compiled.owner)
+        for attr, _ in self_assignments(compiled.node)
+    )
+
+
+def _is_certainly_not_parameter(value: ast.expr, module: ModuleInfo) -> bool:
+    match value:
+        case ast.Constant() | ast.List() | ast.Tuple() | ast.Dict() | ast.Set():
+            return True
+        case ast.ListComp() | ast.DictComp() | ast.SetComp() | ast.GeneratorExp():
+            return True
+        case ast.UnaryOp(operand=operand):
+            return _is_certainly_not_parameter(operand, module)
+        case ast.BinOp(left=left, right=right):
+            return _is_certainly_not_parameter(left, module) and _is_certainly_not_parameter(
+                right, module
+            )
+        case ast.Call(func=func):
+            qualified = module.imports.qualify(func) or ""
+            return qualified in NON_PARAMETER_CALLS or qualified.startswith(
+                NON_PARAMETER_CALL_PREFIXES
+            )
+    return False

@@ -1,0 +1,185 @@
+"""MindSpore APIs that cannot be used with jit: removed decorators, jit-forbidden methods and
+functions, and classmethods.
+
+`ms_function` was removed in MindSpore 2.6 (`jit` replaces it): a module that imports it fails to
+import. MindSpore marks host-side APIs (`Cell.trainable_params`, `get_context`, initializers, ...)
+with `jit_forbidden_register` and refuses them in compiled code at every level. A classmethod called
+in compiled code loses its `cls` argument and fails at every level, however it is reached.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import CellContext, Family, FunctionContext
+from msgraphlint.project import ClassInfo, ModuleInfo
+from msgraphlint.scope import REMOVED_JIT_DECORATORS
+
+from .custom_types import (
+    held_call_names,
+    held_class,
+    is_classmethod,
+    methods_by_name,
+    resolve_project_class,
+)
+
+MS_FUNCTION_INSTEAD = "mindspore.jit"
+REMOVED_FUNCTION_NAME = "ms_function"
+# Modules `ms_function` used to be imported from.
+REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
+REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
+
+# Snapshot of MindSpore 2.10.0's jit-forbidden registry
+# (mindspore.graph._utils.check_jit_forbidden_api: get_jit_forbidden_method / _module).
+JIT_FORBIDDEN_MINDSPORE_VERSION = "2.10.0"
+FORBIDDEN_CELL_METHODS = frozenset(
+    {
+        "buffers", "get_buffer", "get_parameters", "get_sub_cell", "load_state_dict",
+        "named_buffers", "register_backward_hook", "register_backward_pre_hook",
+        "register_buffer", "register_forward_hook", "register_forward_pre_hook",
+        "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
+        "register_saved_tensors_hooks", "register_state_dict_post_hook",
+        "register_state_dict_pre_hook", "state_dict", "to", "to_empty", "trainable_params",
+        "untrainable_params",
+    }
+)
+# Not registered themselves, but seen failing the same way in 2.10: parameters_dict and
+# parameters_broadcast_dict call get_parameters; parameters_and_names and cells_and_names are
+# generators ("Unsupported expression 'Yield'").
+CELL_METHODS_FAILING_THROUGH = frozenset(
+    {"parameters_dict", "parameters_broadcast_dict", "parameters_and_names", "cells_and_names"}
+)
+# Tensor.assign_value and Tensor.set_const_arg are registered too (Parameter.set_data has its own
+# rule, parameter-set-data; HookHandle.remove is left out: `.remove` is list.remove as well).
+FORBIDDEN_TENSOR_METHODS = frozenset({"assign_value", "set_const_arg"})
+FORBIDDEN_MODULES = ("mindspore.context.", "mindspore.common.initializer.", "mindspore.log.")
+# Public re-exports of functions from those modules.
+FORBIDDEN_REEXPORTS = {
+    "mindspore.get_context": "mindspore.context.get_context",
+    "mindspore.set_context": "mindspore.context.set_context",
+    "mindspore.get_auto_parallel_context": "mindspore.context.get_auto_parallel_context",
+    "mindspore.set_auto_parallel_context": "mindspore.context.set_auto_parallel_context",
+    "mindspore.reset_auto_parallel_context": "mindspore.context.reset_auto_parallel_context",
+    "mindspore.get_ps_context": "mindspore.context.get_ps_context",
+    "mindspore.set_ps_context": "mindspore.context.set_ps_context",
+    "mindspore.reset_ps_context": "mindspore.context.reset_ps_context",
+    "mindspore.get_level": "mindspore.log.get_level",
+    "mindspore.get_log_config": "mindspore.log.get_log_config",
+}
+# Names specific enough to Cells to be reported on any receiver; the others (to, buffers,
+# state_dict, ...) only on self or a sub-Cell, since other objects have methods of those names.
+CELL_ONLY_NAMES = frozenset(
+    {
+        "trainable_params", "untrainable_params", "get_parameters", "parameters_dict",
+        "parameters_broadcast_dict", "parameters_and_names", "cells_and_names",
+    }
+) | {name for name in FORBIDDEN_CELL_METHODS if name.startswith("register_")}
+FORBIDDEN_INSTEAD = "call it in __init__ (or outside the Cell) and keep the result as an attribute"
+CLASSMETHOD_INSTEAD = "a @staticmethod, or a module-level function"
+
+
+class JitApi(Family):
+    name = "jit-api"
+
+    # `from mindspore import ms_function`, `@ms.ms_function`: the module no longer imports.
+    def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.ImportFrom) and self._imports_ms_function(node):
+                ctx.report("removed-ms-function", node, f"from {node.module} import ms_function",
+                           MS_FUNCTION_INSTEAD)
+            elif isinstance(node, ast.Attribute) and ctx.qualify(node) in REMOVED_QUALIFIED:
+                ctx.report("removed-ms-function", node, ast.unparse(node), MS_FUNCTION_INSTEAD)
+
+    @staticmethod
+    def _imports_ms_function(node: ast.ImportFrom) -> bool:
+        return node.level == 0 and node.module in REMOVED_FROM_MODULES and any(
+            alias.name == REMOVED_FUNCTION_NAME for alias in node.names
+        )
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        if forbidden := self._forbidden_name(node, ctx):
+            ctx.report("jit-forbidden-api", node, forbidden, FORBIDDEN_INSTEAD)
+        elif (owner := self._classmethod_owner(node, ctx)) is not None:
+            ctx.report("classmethod-call", node, ast.unparse(node.func), owner.name,
+                       CLASSMETHOD_INSTEAD)
+
+    # ----- jit-forbidden ---------------------------------------------------------------------
+
+    def _forbidden_name(self, node: ast.Call, ctx: FunctionContext) -> str | None:
+        """MindSpore's name of the forbidden API the call reaches, or None."""
+        qualified = ctx.qualify(node.func)
+        if qualified is not None:
+            qualified = FORBIDDEN_REEXPORTS.get(qualified, qualified)
+            return qualified if qualified.startswith(FORBIDDEN_MODULES) else None
+        if not isinstance(node.func, ast.Attribute):
+            return None
+        method, receiver = node.func.attr, node.func.value
+        if method in FORBIDDEN_TENSOR_METHODS and not ctx.is_self(receiver):
+            return f"Tensor.{method}"
+        if method in FORBIDDEN_CELL_METHODS | CELL_METHODS_FAILING_THROUGH:
+            if self._is_cell(receiver, ctx, method) or (
+                method in CELL_ONLY_NAMES and self._may_be_cell(receiver, ctx)
+            ):
+                return f"Cell.{method}"
+        return None
+
+    def _is_cell(self, receiver: ast.expr, ctx: FunctionContext, method: str) -> bool:
+        """self (unless the project's class defines the method itself) or a sub-Cell of self."""
+        if ctx.is_self(receiver):
+            cls = ctx.cell or ctx.owner
+            return (
+                cls is not None
+                and ctx.model.is_cell(cls)
+                and method not in methods_by_name(ctx.model, cls)
+            )
+        if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
+            sub = held_class(ctx, receiver.attr)
+            if sub is not None:
+                return ctx.model.is_cell(sub) and method not in methods_by_name(ctx.model, sub)
+            built_from = held_call_names(ctx, receiver.attr)
+            return bool(built_from) and all(
+                name and name.startswith("mindspore.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
+                for name in built_from
+            )
+        return False
+
+    def _may_be_cell(self, receiver: ast.expr, ctx: FunctionContext) -> bool:
+        """Anything but a module, a project class, or a held project object that is no Cell."""
+        if ctx.qualify(receiver) is not None:
+            return False
+        if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
+            held = held_class(ctx, receiver.attr)
+            return held is None or ctx.model.is_cell(held)
+        return True
+
+    # ----- classmethods ----------------------------------------------------------------------
+
+    def _classmethod_owner(self, node: ast.Call, ctx: FunctionContext) -> ClassInfo | None:
+        """The project class whose classmethod this call invokes, through self, type(self),
+        self.__class__, the class's name or an object held in self."""
+        if not isinstance(node.func, ast.Attribute):
+            return None
+        cls = self._receiver_class(node.func.value, ctx)
+        found = methods_by_name(ctx.model, cls).get(node.func.attr) if cls is not None else None
+        if found is not None and is_classmethod(found[1]):
+            return found[0]
+        return None
+
+    def _receiver_class(self, receiver: ast.expr, ctx: FunctionContext) -> ClassInfo | None:
+        if ctx.is_self(receiver) or self._is_type_of_self(receiver, ctx):
+            return ctx.cell or ctx.owner
+        if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
+            return held_class(ctx, receiver.attr)
+        qualified = ctx.qualify(receiver)
+        return resolve_project_class(ctx.model, qualified, ctx.module) if qualified else None
+
+    @staticmethod
+    def _is_type_of_self(receiver: ast.expr, ctx: FunctionContext) -> bool:
+        if isinstance(receiver, ast.Attribute) and receiver.attr == "__class__":
+            return ctx.is_self(receiver.value)
+        return (
+            isinstance(receiver, ast.Call)
+            and ctx.qualify(receiver.func) == "builtins.type"
+            and len(receiver.args) == 1
+            and ctx.is_self(receiver.args[0])
+        )

@@ -1,0 +1,89 @@
+"""Parameters changed the host way inside compiled code, and in-place initialisers without kernels.
+
+`Parameter.set_data` and setting a Parameter's Python attributes (`requires_grad`, `name`) are
+host-side operations: they fail in construct at every level, where `ops.assign` is the graph's way
+to update a Parameter. PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) exist
+as Tensor methods but have no CPU kernel (the docs list them for Ascend only).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from msgraphlint.analyze import Family, FunctionContext
+
+from .custom_types import held_call_names, held_class, held_object_class
+
+SET_DATA_INSTEAD = "ops.assign"
+# Tensor methods whose kernels (InplaceUniform, InplaceNormal, InplaceRandom, ...) MindSpore 2.10
+# does not register for CPU; add_, mul_, sub_, div_ and copy_ compile there and are left alone.
+INPLACE_INITIALISERS = {
+    "uniform_": "ops.rand_like or ops.uniform",
+    "normal_": "ops.randn_like or ops.normal",
+    "random_": "ops.randint_like",
+    "bernoulli_": "ops.bernoulli",
+    "exponential_": "ops.rand_like and -ops.log(1 - u) / rate",
+    "zero_": "ops.zeros_like",
+    "fill_": "ops.full_like",
+}
+# Parameters that the Cells shipped in mindspore.nn create under these names.
+NN_PARAMETER_NAMES = frozenset(
+    {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
+)
+
+
+class Parameters(Family):
+    name = "parameters"
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        if not isinstance(node.func, ast.Attribute):
+            return
+        if not self._may_be_tensor(node.func.value, ctx):
+            return
+        method = node.func.attr
+        spelled = ast.unparse(node.func)
+        if method == "set_data":
+            ctx.report("parameter-set-data", node, spelled, SET_DATA_INSTEAD)
+        elif method in INPLACE_INITIALISERS:
+            ctx.report("inplace-random-init", node, spelled, INPLACE_INITIALISERS[method])
+
+    def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
+        for target in node.targets:
+            self._check_parameter_attribute(target, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: FunctionContext) -> None:
+        self._check_parameter_attribute(node.target, ctx)
+
+    def _check_parameter_attribute(self, target: ast.expr, ctx: FunctionContext) -> None:
+        if isinstance(target, ast.Attribute) and self._is_parameter(target.value, ctx):
+            ctx.report("parameter-attribute-set", target, ast.unparse(target))
+
+    def _may_be_tensor(self, receiver: ast.expr, ctx: FunctionContext) -> bool:
+        """set_data and the in-place initialisers are Tensor/Parameter names; the receivers that
+        can have a method of that name of their own are excluded."""
+        if ctx.is_self(receiver):
+            return False  # the Cell's own method, followed by the scope model
+        if ctx.qualify(receiver) is not None:
+            return False  # a module or class: `nn.init.uniform_(w)` and the like
+        return held_object_class(ctx, receiver) is None  # a project object's own method
+
+    def _is_parameter(self, node: ast.expr, ctx: FunctionContext) -> bool:
+        """self.w (a Parameter of this Cell) or self.dense.weight (one of a sub-Cell)."""
+        if not isinstance(node, ast.Attribute) or ctx.owner is None:
+            return False
+        if ctx.is_self(node.value):
+            return node.attr in ctx.values.parameter_attrs
+        holder = node.value
+        if not (isinstance(holder, ast.Attribute) and ctx.is_self(holder.value)):
+            return False
+        sub_cell = held_class(ctx, holder.attr)
+        if sub_cell is not None:
+            return ctx.model.is_cell(sub_cell) and any(
+                node.attr in cls.parameter_attrs for cls in ctx.model.mro(sub_cell)
+            )
+        built_from = held_call_names(ctx, holder.attr)
+        return (
+            bool(built_from)
+            and all(name and name.startswith("mindspore.nn.") for name in built_from)
+            and node.attr in NN_PARAMETER_NAMES
+        )

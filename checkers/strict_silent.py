@@ -1,0 +1,187 @@
+"""Code that compiles without a word but does not do what the Python says, at STRICT (and, for
+some changes to module-level lists, at every level).
+
+A dict returned from construct comes back as a tuple at STRICT. A module-level list changed in
+compiled code is a compile-time copy: `append`, `clear`, item assignment and `+=` are lost at every
+level; `extend`, `insert`, `pop` and `reverse` are lost at STRICT only (COMPATIBLE and LAX send them
+to the interpreter).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import lru_cache
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.project import ModuleInfo
+
+DICT_RETURN_INSTEAD = "return a tuple"
+GLOBAL_LIST_INSTEAD = "return the value and collect it in the caller"
+LOST_AT_EVERY_LEVEL = frozenset({"append", "clear"})
+LOST_AT_STRICT = frozenset({"extend", "insert", "pop", "reverse"})
+LIST_BUILDERS = frozenset({"builtins.list"})
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+class StrictSilent(Family):
+    name = "strict-silent"
+
+    # return {"a": x} from construct
+    def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
+        if node.value is None or not self._returns_to_python(node, ctx):
+            return
+        if self._holds_dict(node.value, ctx):
+            ctx.report("dict-return-at-strict", node, DICT_RETURN_INSTEAD)
+
+    def _returns_to_python(self, node: ast.Return, ctx: FunctionContext) -> bool:
+        """A return statement of construct or of a jit function itself (not of a helper)."""
+        function = ctx.function
+        if not function.is_root or function.node.name == "bprop":
+            return False
+        cell = function.target.cell
+        if cell is not None and cell.name in _sub_cell_classes(ctx.module):
+            # A dict handed from a sub-Cell to its parent's graph stays a dict at STRICT; only
+            # what goes back to Python is turned into a tuple.
+            return False
+        return any(statement is node for statement in _own_statements(function.node))
+
+    def _holds_dict(self, value: ast.expr, ctx: FunctionContext) -> bool:
+        match value:
+            case ast.Dict() | ast.DictComp():
+                return True
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                return any(self._holds_dict(element, ctx) for element in elements)
+            case ast.Name(id=name):
+                bound = list(_bound_values(ctx.function.node, name))
+                return bool(bound) and all(
+                    isinstance(v, (ast.Dict, ast.DictComp)) for v in bound
+                )
+        # dict(a=x) with a tensor is a host call (rejected at STRICT), not this rule.
+        return False
+
+    # EVENTS.append(x) on a module-level list
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return
+        if not self._is_module_list(func.value.id, ctx):
+            return
+        spelled = ast.unparse(func)
+        if func.attr in LOST_AT_EVERY_LEVEL:
+            ctx.report("global-list-mutation", node, spelled, func.value.id, GLOBAL_LIST_INSTEAD)
+        elif func.attr in LOST_AT_STRICT:
+            ctx.report(
+                "global-list-mutation-at-strict", node, spelled, func.value.id, GLOBAL_LIST_INSTEAD
+            )
+
+    # EVENTS[0] = x, EVENTS[0] += x, `global EVENTS; EVENTS += [x]`
+    def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
+        for target in node.targets:
+            self._check_item_assignment(target, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: FunctionContext) -> None:
+        target = node.target
+        if isinstance(target, ast.Name) and self._is_module_list(target.id, ctx):
+            ctx.report(
+                "global-list-mutation", node, ast.unparse(node), target.id, GLOBAL_LIST_INSTEAD
+            )
+        else:
+            self._check_item_assignment(target, ctx)
+
+    def _check_item_assignment(self, target: ast.expr, ctx: FunctionContext) -> None:
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and self._is_module_list(target.value.id, ctx)
+        ):
+            ctx.report("global-list-mutation", target, ast.unparse(target), target.value.id,
+                       GLOBAL_LIST_INSTEAD)
+
+    def _is_module_list(self, name: str, ctx: FunctionContext) -> bool:
+        """A name that refers, in this function, to a list bound at module level."""
+        if name not in _module_lists(ctx.module):
+            return False
+        function = ctx.function.node
+        return name not in _local_names(function) or name in _global_names(function)
+
+
+def _own_statements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """Nodes of a function, not descending into nested functions, lambdas or classes."""
+    stack: list[ast.AST] = [s for s in function.body if not isinstance(s, NESTED_SCOPES)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, NESTED_SCOPES))
+
+
+def _bound_values(function: ast.AST, name: str) -> Iterator[ast.expr]:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            yield node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and (
+            isinstance(node.target, ast.Name) and node.target.id == name
+        ):
+            yield node.value or ast.Constant(None)
+        elif isinstance(node, (ast.For, ast.comprehension, ast.NamedExpr)) and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
+        ):
+            yield node.target  # bound to something else than a dict literal
+
+
+@lru_cache(maxsize=1024)
+def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    args = function.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    names.update(
+        node.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
+    )
+    return names
+
+
+@lru_cache(maxsize=1024)
+def _global_names(function: ast.AST) -> set[str]:
+    return {
+        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
+    }
+
+
+@lru_cache(maxsize=256)
+def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
+    """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
+    names = set()
+    for cls in module.classes.values():
+        for node in ast.walk(cls.node):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in module.classes
+                and any(isinstance(t, ast.Attribute) for t in node.targets)
+            ):
+                names.add(node.value.func.id)
+    return frozenset(names)
+
+
+@lru_cache(maxsize=256)
+def _module_lists(module: ModuleInfo) -> set[str]:
+    """Module-level names bound to a list display, comprehension or list() call."""
+    names = set()
+    for statement in module.tree.body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        is_list = isinstance(value, (ast.List, ast.ListComp)) or (
+            isinstance(value, ast.Call) and module.imports.qualify(value.func) in LIST_BUILDERS
+        )
+        if is_list:
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names

@@ -1,0 +1,36 @@
+"""non-parameter-attribute-assign: plain Cell attributes assigned inside construct.
+
+STRICT: "the member attribute must be of the Parameter type". LAX: runs in the interpreter.
+"""
+
+from mindspore import nn
+
+
+class CountSteps(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.steps = 0
+
+    def construct(self, x):
+        self.steps += 1  # expect: non-parameter-attribute-assign
+        return x * 2
+
+
+class KeepLast(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.last = None
+
+    def construct(self, x):
+        self.last = x * 3  # expect: non-parameter-attribute-assign
+        return x * 2
+
+
+class MarkCalled(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.called = False
+
+    def construct(self, x):
+        self.called = True  # expect: non-parameter-attribute-assign
+        return x * 2

@@ -1,0 +1,14 @@
+"""removed-ms-function: MindSpore 1.x code; ms_function is gone since 2.6 and the import fails."""
+
+import mindspore as ms
+from mindspore import ms_function  # expect: removed-ms-function
+
+
+@ms_function
+def train_step(x):
+    return x * 2
+
+
+@ms.ms_function  # expect: removed-ms-function
+def eval_step(x):
+    return x + 1

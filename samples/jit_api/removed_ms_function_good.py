@@ -1,0 +1,14 @@
+"""removed-ms-function, fixed: mindspore.jit (fullgraph=True asks for STRICT checking)."""
+
+import mindspore as ms
+from mindspore import jit
+
+
+@jit
+def train_step(x):
+    return x * 2
+
+
+@ms.jit(fullgraph=True)
+def eval_step(x):
+    return x + 1

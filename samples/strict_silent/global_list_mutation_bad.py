@@ -1,0 +1,18 @@
+"""global-list-mutation: appending to a module-level list in construct is lost at every level."""
+
+from mindspore import nn
+
+EVENTS = []
+
+
+class LogLoss(nn.Cell):
+    def construct(self, x):
+        EVENTS.append(x.sum())  # expect: global-list-mutation
+        return x * 2
+
+
+class CountCalls(nn.Cell):
+    def construct(self, x):
+        global EVENTS
+        EVENTS += ["called"]  # expect: global-list-mutation
+        return x + 1

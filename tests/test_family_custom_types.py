@@ -1,0 +1,210 @@
+"""custom-types: plain objects and non-Parameter Cell attributes used as state in compiled code."""
+
+from __future__ import annotations
+
+import textwrap
+
+from msgraphlint.analyze import Engine
+
+FAMILY = {
+    "custom-object-with-tensor",
+    "custom-object-mutation",
+    "non-parameter-attribute-assign",
+    "non-parameter-state-read",
+    "jit-class-variable-init",
+}
+HEADER = """
+import mindspore as ms
+import numpy as np
+from mindspore import Parameter, Tensor, nn, ops
+
+
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+    def scaled(self, k):
+        return self.value * k
+
+
+class Memory:
+    def __init__(self):
+        self.last = None
+
+    def remember(self, value):
+        self.last = value
+        return value
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def tick(self):
+        self.n += 1
+        return self.n
+
+
+@ms.jit_class
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+
+
+class Failure(ValueError):
+    pass
+"""
+
+
+def findings(tmp_path, body: str) -> set[tuple[str, str]]:
+    """(symbol, source line) of this family's findings for HEADER + body."""
+    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
+    lines = source.splitlines()
+    path = tmp_path / "model.py"
+    return {
+        (f.rule.symbol, lines[f.line - 1].strip())
+        for f in Engine().check_file(path, raw=source.encode())
+        if f.rule.symbol in FAMILY
+    }
+
+
+def test_plain_object_built_from_a_tensor_is_flagged_but_not_from_constants(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                a = Box(x)
+                b = Box(2.0)
+                return a.value * b.value
+    """)
+    assert got == {("custom-object-with-tensor", "a = Box(x)")}
+
+
+def test_jit_class_built_from_a_tensor_has_its_own_rule(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                return Scaler(x).k + Scaler(2.0).k * x
+    """)
+    assert got == {("jit-class-variable-init", "return Scaler(x).k + Scaler(2.0).k * x")}
+
+
+def test_classes_with_library_bases_and_cells_are_not_plain_objects(tmp_path):
+    got = findings(tmp_path, """
+        class Inner(nn.Cell):
+            def construct(self, x):
+                return x
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                error = Failure(x)
+                return x
+    """)
+    assert got == set()
+
+
+def test_held_object_methods_judged_by_whether_they_change_state(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.memory = Memory()
+                self.counter = Counter()
+                self.box = Box(3.0)
+
+            def construct(self, x):
+                y = self.memory.remember(x)
+                step = self.counter.tick()
+                return y * step + self.box.scaled(x)
+    """)
+    assert got == {
+        ("custom-object-with-tensor", "y = self.memory.remember(x)"),
+        ("custom-object-mutation", "step = self.counter.tick()"),
+    }
+
+
+def test_non_parameter_attribute_assignments_in_construct_and_its_helpers(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.steps = 0
+                self.cache = None
+                self.flags = [True]
+
+            def construct(self, x):
+                self.steps += 1
+                self.cache, self.fresh = x, True
+                self.bump()
+                return x
+
+            def bump(self):
+                self.flags = [False]
+    """)
+    assert got == {
+        ("non-parameter-attribute-assign", "self.steps += 1"),
+        ("non-parameter-attribute-assign", "self.cache, self.fresh = x, True"),
+        ("non-parameter-attribute-assign", "self.flags = [False]"),
+    }
+
+
+def test_parameters_and_attributes_of_unknown_kind_are_not_flagged(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self, scale, weight):
+                super().__init__()
+                self.w = Parameter(Tensor(np.zeros((2, 2), np.float32)), requires_grad=False)
+                self.scale = scale
+                self.weight = make_weight(weight)
+                self.steps = 0
+
+            def construct(self, x):
+                self.w = self.w + x
+                self.scale = self.scale * 0.5
+                self.weight = x
+                return x
+
+        def make_weight(w):
+            return w
+    """)
+    # self.steps is only assigned in __init__, which is not compiled.
+    assert got == set()
+
+
+def test_state_read_back_into_tensor_maths_but_not_into_a_condition(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.temperature = 1.0
+                self.steps = 0
+                self.scale = 2.0
+
+            def construct(self, x):
+                self.temperature = 0.5
+                self.steps += 1
+                if self.steps > 1:
+                    x = x * self.scale
+                y = x * self.temperature
+                return y, self.temperature
+    """)
+    assert ("non-parameter-state-read", "y = x * self.temperature") in got
+    assert ("non-parameter-state-read", "return y, self.temperature") in got
+    reads = {line for symbol, line in got if symbol == "non-parameter-state-read"}
+    assert reads == {"y = x * self.temperature", "return y, self.temperature"}
+
+
+def test_nothing_outside_compiled_code(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.steps = 0
+                self.box = Box(Tensor(np.ones((2,), np.float32)))
+
+            def reset(self):
+                self.steps = 0
+
+            def construct(self, x):
+                return x
+    """)
+    assert got == set()

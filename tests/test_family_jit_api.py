@@ -1,0 +1,169 @@
+"""jit-api: removed ms_function, jit-forbidden APIs and classmethods in compiled code."""
+
+from __future__ import annotations
+
+import textwrap
+
+from msgraphlint.analyze import CellContext, Engine
+from msgraphlint.checkers.jit_api import JitApi
+
+FAMILY = {"removed-ms-function", "jit-forbidden-api", "classmethod-call"}
+HEADER = """
+import mindspore as ms
+from mindspore import context, nn
+from mindspore import log as logger
+
+
+class Plain:
+    @classmethod
+    def double(cls, v):
+        return v * 2
+
+    @staticmethod
+    def triple(v):
+        return v * 3
+
+    def to(self, v):
+        return v
+"""
+
+
+def findings(tmp_path, body: str) -> set[tuple[str, str]]:
+    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
+    lines = source.splitlines()
+    path = tmp_path / "model.py"
+    return {
+        (f.rule.symbol, lines[f.line - 1].strip())
+        for f in Engine().check_file(path, raw=source.encode())
+        if f.rule.symbol in FAMILY
+    }
+
+
+def module_findings(tmp_path, source: str) -> set[tuple[str, str]]:
+    """removed-ms-function is a module-level check: call it directly on the parsed module."""
+    source = textwrap.dedent(source)
+    lines = source.splitlines()
+    engine = Engine()
+    module = engine.project.module(tmp_path / "train.py", raw=source.encode())
+    found = []
+    JitApi().visit_module(module, CellContext(engine, module, found))
+    return {(f.rule.symbol, lines[f.line - 1].strip()) for f in found}
+
+
+def test_ms_function_imports_and_attribute_uses(tmp_path):
+    got = module_findings(tmp_path, """
+        import mindspore as ms
+        import mindspore.common.api as api
+        from mindspore import jit, ms_function
+        from mindspore.common.api import ms_function as compiled
+
+        @ms.ms_function
+        def step(x):
+            return x
+
+        wrapped = api.ms_function(step)
+    """)
+    assert got == {
+        ("removed-ms-function", "from mindspore import jit, ms_function"),
+        ("removed-ms-function", "from mindspore.common.api import ms_function as compiled"),
+        ("removed-ms-function", "@ms.ms_function"),
+        ("removed-ms-function", "wrapped = api.ms_function(step)"),
+    }
+
+
+def test_jit_and_an_own_ms_function_are_fine(tmp_path):
+    got = module_findings(tmp_path, """
+        import mindspore as ms
+        from mindspore import jit
+        from .compat import ms_function
+
+        def helper():
+            return ms_function
+
+        @ms.jit
+        def step(x):
+            return x
+    """)
+    assert got == set()
+
+
+def test_forbidden_cell_methods_on_self_and_sub_cells(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.dense = nn.Dense(2, 2)
+                self.plain = Plain()
+
+            def construct(self, x):
+                n = len(self.trainable_params())
+                d = self.dense.state_dict()
+                p = self.parameters_dict()
+                y = self.plain.to(x)
+                return x * n
+    """)
+    assert got == {
+        ("jit-forbidden-api", "n = len(self.trainable_params())"),
+        ("jit-forbidden-api", "d = self.dense.state_dict()"),
+        ("jit-forbidden-api", "p = self.parameters_dict()"),
+    }
+
+
+def test_a_cell_overriding_a_forbidden_name_is_left_alone(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def to(self, x):
+                return x * 2
+
+            def construct(self, x):
+                return self.to(x)
+    """)
+    assert got == set()
+
+
+def test_forbidden_modules_and_their_reexports(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                a = ms.get_context("mode")
+                b = context.get_context("device_target")
+                logger.info("step")
+                x.assign_value(x)
+                return x * 2
+    """)
+    assert got == {
+        ("jit-forbidden-api", 'a = ms.get_context("mode")'),
+        ("jit-forbidden-api", 'b = context.get_context("device_target")'),
+        ("jit-forbidden-api", 'logger.info("step")'),
+        ("jit-forbidden-api", "x.assign_value(x)"),
+    }
+
+
+def test_classmethods_however_reached_but_not_staticmethods(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.plain = Plain()
+
+            @classmethod
+            def halve(cls, v):
+                return v / 2
+
+            def twice(self, v):
+                return v * 2
+
+            def construct(self, x):
+                a = self.halve(x)
+                b = type(self).halve(x)
+                c = Plain.double(x)
+                d = self.plain.double(x)
+                e = Plain.triple(x) + self.twice(x)
+                return a + b + c + d + e
+    """)
+    assert got == {
+        ("classmethod-call", "a = self.halve(x)"),
+        ("classmethod-call", "b = type(self).halve(x)"),
+        ("classmethod-call", "c = Plain.double(x)"),
+        ("classmethod-call", "d = self.plain.double(x)"),
+    }

@@ -1,0 +1,125 @@
+"""strict-silent: dicts returned at STRICT, module-level lists changed in compiled code."""
+
+from __future__ import annotations
+
+import textwrap
+
+from msgraphlint.analyze import Engine
+
+FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict"}
+HEADER = """
+import mindspore as ms
+from mindspore import nn
+
+EVENTS = []
+TRACE = list()
+TABLE = {}
+"""
+
+
+def findings(tmp_path, body: str) -> set[tuple[str, str]]:
+    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
+    lines = source.splitlines()
+    path = tmp_path / "model.py"
+    return {
+        (f.rule.symbol, lines[f.line - 1].strip())
+        for f in Engine().check_file(path, raw=source.encode())
+        if f.rule.symbol in FAMILY
+    }
+
+
+def test_dicts_returned_from_construct_and_jit_functions(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                if x.sum() > 0:
+                    return {"a": x}
+                out = {}
+                out["b"] = x
+                return x, out
+
+        @ms.jit(fullgraph=True)
+        def step(x):
+            return {k: x for k in ("a", "b")}
+    """)
+    assert got == {
+        ("dict-return-at-strict", 'return {"a": x}'),
+        ("dict-return-at-strict", "return x, out"),
+        ("dict-return-at-strict", 'return {k: x for k in ("a", "b")}'),
+    }
+
+
+def test_dicts_inside_the_graph_are_fine(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def helper(self, x):
+                return {"a": x}
+
+            def construct(self, x):
+                def inner(v):
+                    return {"v": v}
+                parts = self.helper(x)
+                made = dict(a=x)
+                out = {}
+                out = self.helper(x)
+                return parts["a"], inner(x)["v"], out, made
+    """)
+    assert got == set()
+
+
+def test_a_sub_cell_returning_a_dict_to_its_parent_is_fine(tmp_path):
+    got = findings(tmp_path, """
+        class Heads(nn.Cell):
+            def construct(self, x):
+                return {"a": x * 2, "b": x}
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.heads = Heads()
+
+            def construct(self, x):
+                out = self.heads(x)
+                return {"sum": out["a"] + out["b"]}
+    """)
+    assert got == {("dict-return-at-strict", 'return {"sum": out["a"] + out["b"]}')}
+
+
+def test_module_lists_changed_in_compiled_code(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                global TRACE
+                EVENTS.append(x)
+                EVENTS[0] = x
+                TRACE += [x]
+                TRACE.extend([x])
+                EVENTS.pop()
+                return x
+    """)
+    assert got == {
+        ("global-list-mutation", "EVENTS.append(x)"),
+        ("global-list-mutation", "EVENTS[0] = x"),
+        ("global-list-mutation", "TRACE += [x]"),
+        ("global-list-mutation-at-strict", "TRACE.extend([x])"),
+        ("global-list-mutation-at-strict", "EVENTS.pop()"),
+    }
+
+
+def test_local_lists_dicts_and_host_code_are_fine(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                EVENTS.append("built")
+
+            def construct(self, x, EVENTS=None):
+                TRACE = []
+                TRACE.append(x)
+                TABLE.clear()
+                return x
+
+        def log(value):
+            EVENTS.append(value)
+    """)
+    assert got == set()
