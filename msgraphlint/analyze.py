@@ -27,7 +27,9 @@ class Family:
     """A rule family: subclasses (one per module in checkers/) define small visitors.
 
     ``visit_<NodeType>(self, node, ctx)`` is called for every node of that stdlib-ast type inside a
-    compiled function; ``visit_cell(self, cls, ctx)`` once for every Cell class of the module.
+    compiled function; ``visit_cell(self, cls, ctx)`` once for every Cell class of the module;
+    ``visit_module(self, module, ctx)`` once per module (for imports and decorators, which lie
+    outside every compiled body).
     """
 
     name: str = ""
@@ -106,10 +108,13 @@ class Engine:
         self.model = ScopeModel(self.project)
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
         self._cell_checks: list[Callable] = []
+        self._module_checks: list[Callable] = []
         for family in self.families:
             for attr in dir(family):
                 if attr == "visit_cell":
                     self._cell_checks.append(getattr(family, attr))
+                elif attr == "visit_module":
+                    self._module_checks.append(getattr(family, attr))
                 elif attr.startswith("visit_"):
                     node_type = getattr(ast, attr[len("visit_") :], None)
                     if isinstance(node_type, type):
@@ -159,8 +164,10 @@ class Engine:
 
     def _check_module(self, module: ModuleInfo) -> list[Finding]:
         findings: list[Finding] = []
-        if self._cell_checks:
+        if self._cell_checks or self._module_checks:
             context = CellContext(self, module, findings)
+            for module_check in self._module_checks:
+                module_check(module, context)
             for cls in self.model.cells(module):
                 for check in self._cell_checks:
                     check(cls, context)

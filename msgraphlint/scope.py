@@ -96,6 +96,7 @@ class ScopeModel:
 
     project: Project
     _is_cell: dict[int, bool] = field(default_factory=dict)
+    _mro: dict[int, list[ClassInfo]] = field(default_factory=dict)
     _reach: dict[int, list[CompiledFunction]] = field(default_factory=dict)
     _targets: dict[int, list[Target]] = field(default_factory=dict)
     _values: dict[int, FunctionValues] = field(default_factory=dict)
@@ -108,7 +109,8 @@ class ScopeModel:
         """Drop every derived answer when a module's content was replaced (an editor buffer)."""
         if self._generation != self.project.generation:
             self._generation = self.project.generation
-            for cache in (self._is_cell, self._reach, self._targets, self._values, self._compiled):
+            caches = (self._is_cell, self._mro, self._reach, self._targets, self._values, self._compiled)
+            for cache in caches:
                 cache.clear()
             self._closure_done.clear()
 
@@ -143,6 +145,12 @@ class ScopeModel:
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
         """The class and its project base classes, depth first, each once (cycles end)."""
+        key = id(cls)
+        if key not in self._mro:
+            self._mro[key] = self._linearise(cls)
+        return self._mro[key]
+
+    def _linearise(self, cls: ClassInfo) -> list[ClassInfo]:
         order: list[ClassInfo] = []
         stack = [cls]
         while stack and len(order) < MAX_BASE_DEPTH:
