@@ -13,12 +13,11 @@ shared with the parameters and jit-api families.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from functools import lru_cache
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.project import ClassInfo, ModuleInfo
-from msgraphlint.scope import CompiledFunction, ScopeModel, Target, first_parameter
+from msgraphlint.project import ClassInfo, ModuleInfo, flatten_targets
+from msgraphlint.scope import CompiledFunction, ScopeModel, Target
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
@@ -38,16 +37,6 @@ NON_PARAMETER_CALL_PREFIXES = ("numpy.", "mindspore.ops.", "mindspore.numpy.")
 # ----- what self.<attr> holds (shared with parameters.py and jit_api.py) -------------------
 
 
-def self_classes(model: ScopeModel, function: CompiledFunction) -> list[ClassInfo]:
-    """The classes whose attributes ``self`` has in a compiled function: the target's Cell and the
-    function's owner, with their project bases."""
-    cell, owner = function.target.cell, function.owner
-    classes = model.mro(cell) if cell is not None else []
-    if owner is not None and owner not in classes:
-        classes = [*classes, *model.mro(owner)]
-    return classes
-
-
 def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     """``self.<attr> = value`` outside the target's compiled code (``__init__`` and other host-side
     methods of the classes ``self`` has here), by attribute."""
@@ -60,75 +49,17 @@ def _attribute_assignments(
 ) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     compiled = {id(c.node) for c in model.reach(function.target)}
     found: dict[str, list[tuple[ModuleInfo, ast.expr]]] = {}
-    for cls in self_classes(model, function):
-        for method in cls.methods.values():
+    for cls in model.self_classes(function):
+        for name, method in cls.methods.items():
             if id(method) in compiled:
                 continue
-            for attr, value in self_assignments(method):
+            for attr, value in cls.method_self_assignments[name]:
                 found.setdefault(attr, []).append((cls.module, value))
     return found
 
 
-@lru_cache(maxsize=4096)
-def self_assignments(
-    method: ast.FunctionDef | ast.AsyncFunctionDef,
-) -> tuple[tuple[str, ast.expr], ...]:
-    """(attribute, value) for each ``self.attr = value`` / ``self.attr += value`` in a method."""
-    return tuple(_self_assignments(method))
-
-
-def _self_assignments(
-    method: ast.FunctionDef | ast.AsyncFunctionDef,
-) -> Iterator[tuple[str, ast.expr]]:
-    self_name = first_parameter(method)
-    for node in ast.walk(method):
-        if isinstance(node, ast.Assign):
-            pairs = [(target, node.value) for target in node.targets]
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-            pairs = [(node.target, node.value)]
-        else:
-            continue
-        for target, value in pairs:
-            for element in _flatten(target):
-                if _is_name_attribute(element, self_name):
-                    yield element.attr, value
-
-
-def _flatten(target: ast.expr) -> Iterator[ast.expr]:
-    if isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from _flatten(element)
-    else:
-        yield target
-
-
-def _is_name_attribute(node: ast.expr, name: str | None) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == name
-        and name is not None
-    )
-
-
-@lru_cache(maxsize=4096)
 def resolve_project_class(model: ScopeModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
-    """ScopeModel.resolve_class, remembered: it is asked for every call in compiled code."""
-    if qualified.startswith("builtins."):
-        return None
-    return model.resolve_class(qualified, near)
-
-
-@lru_cache(maxsize=1024)
-def methods_by_name(
-    model: ScopeModel, cls: ClassInfo
-) -> dict[str, tuple[ClassInfo, ast.FunctionDef]]:
-    """Every method of a class, through its project bases (the first one in the MRO wins)."""
-    found: dict[str, tuple[ClassInfo, ast.FunctionDef]] = {}
-    for candidate in model.mro(cls):
-        for name, method in candidate.methods.items():
-            found.setdefault(name, (candidate, method))
-    return found
+    return None if qualified.startswith("builtins.") else model.resolve_class(qualified, near)
 
 
 def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
@@ -177,8 +108,8 @@ def is_plain_class(model: ScopeModel, cls: ClassInfo) -> bool:
     )
 
 
-def mutates_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return bool(self_assignments(method))
+def mutates_self(cls: ClassInfo, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return bool(cls.method_self_assignments.get(method.name))
 
 
 def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -219,8 +150,8 @@ class CustomTypes(Family):
         cls = held_object_class(ctx, node.func.value)
         if cls is None or not is_plain_class(ctx.model, cls):
             return
-        found = methods_by_name(ctx.model, cls).get(node.func.attr)
-        if found is None or found[1].decorator_list or not mutates_self(found[1]):
+        found = ctx.model.find_method(cls, node.func.attr)
+        if found is None or found[1].decorator_list or not mutates_self(*found):
             # Reading a held object's constant state compiles at every level; decorated methods
             # (properties, classmethods, staticmethods) have no plain `self` to judge by.
             return
@@ -244,7 +175,7 @@ class CustomTypes(Family):
             self._check_attribute_target(node.target, ctx)
 
     def _check_attribute_target(self, target: ast.expr, ctx: FunctionContext) -> None:
-        for element in _flatten(target):
+        for element in flatten_targets(target):
             if (
                 isinstance(element, ast.Attribute)
                 and ctx.is_self(element.value)
@@ -295,7 +226,7 @@ def _graph_assigned_attributes(model: ScopeModel, target: Target) -> frozenset[s
         attr
         for compiled in model.reach(target)
         if compiled.owner is not None and model.is_cell(compiled.owner)
-        for attr, _ in self_assignments(compiled.node)
+        for attr, _ in compiled.owner.method_self_assignments.get(compiled.node.name, ())
     )
 
 

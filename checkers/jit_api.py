@@ -19,7 +19,6 @@ from .custom_types import (
     held_call_names,
     held_class,
     is_classmethod,
-    methods_by_name,
     resolve_project_class,
 )
 
@@ -130,12 +129,12 @@ class JitApi(Family):
             return (
                 cls is not None
                 and ctx.model.is_cell(cls)
-                and method not in methods_by_name(ctx.model, cls)
+                and ctx.model.find_method(cls, method) is None
             )
         if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
             sub = held_class(ctx, receiver.attr)
             if sub is not None:
-                return ctx.model.is_cell(sub) and method not in methods_by_name(ctx.model, sub)
+                return ctx.model.is_cell(sub) and ctx.model.find_method(sub, method) is None
             built_from = held_call_names(ctx, receiver.attr)
             return bool(built_from) and all(
                 name and name.startswith("mindspore.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
@@ -160,7 +159,7 @@ class JitApi(Family):
         if not isinstance(node.func, ast.Attribute):
             return None
         cls = self._receiver_class(node.func.value, ctx)
-        found = methods_by_name(ctx.model, cls).get(node.func.attr) if cls is not None else None
+        found = ctx.model.find_method(cls, node.func.attr) if cls is not None else None
         if found is not None and is_classmethod(found[1]):
             return found[0]
         return None

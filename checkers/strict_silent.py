@@ -10,7 +10,6 @@ to the interpreter).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from functools import lru_cache
 
 from msgraphlint.analyze import Family, FunctionContext
@@ -44,7 +43,7 @@ class StrictSilent(Family):
             # A dict handed from a sub-Cell to its parent's graph stays a dict at STRICT; only
             # what goes back to Python is turned into a tuple.
             return False
-        return any(statement is node for statement in _own_statements(function.node))
+        return enclosing_scope(node, ctx) is function.node
 
     def _holds_dict(self, value: ast.expr, ctx: FunctionContext) -> bool:
         match value:
@@ -53,7 +52,8 @@ class StrictSilent(Family):
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 return any(self._holds_dict(element, ctx) for element in elements)
             case ast.Name(id=name):
-                bound = list(_bound_values(ctx.function.node, name))
+                # None in `bound` stands for a loop, unpacking or augmented binding: not a dict
+                bound = ctx.values.bound.get(name, [])
                 return bool(bound) and all(
                     isinstance(v, (ast.Dict, ast.DictComp)) for v in bound
                 )
@@ -102,70 +102,30 @@ class StrictSilent(Family):
         """A name that refers, in this function, to a list bound at module level."""
         if name not in _module_lists(ctx.module):
             return False
-        function = ctx.function.node
-        return name not in _local_names(function) or name in _global_names(function)
+        values = ctx.values
+        return name not in values.local_names or name in values.global_names
 
 
-def _own_statements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
-    """Nodes of a function, not descending into nested functions, lambdas or classes."""
-    stack: list[ast.AST] = [s for s in function.body if not isinstance(s, NESTED_SCOPES)]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, NESTED_SCOPES))
-
-
-def _bound_values(function: ast.AST, name: str) -> Iterator[ast.expr]:
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            yield node.value
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and (
-            isinstance(node.target, ast.Name) and node.target.id == name
-        ):
-            yield node.value or ast.Constant(None)
-        elif isinstance(node, (ast.For, ast.comprehension, ast.NamedExpr)) and any(
-            isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
-        ):
-            yield node.target  # bound to something else than a dict literal
-
-
-@lru_cache(maxsize=1024)
-def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    args = function.args
-    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    names.update(
-        node.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
-    )
-    return names
-
-
-@lru_cache(maxsize=1024)
-def _global_names(function: ast.AST) -> set[str]:
-    return {
-        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
-    }
+def enclosing_scope(node: ast.AST, ctx: FunctionContext) -> ast.AST | None:
+    """The function, lambda or class a node belongs to, through the function's parent map."""
+    parent = ctx.values.parent(node)
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, *NESTED_SCOPES)):
+        parent = ctx.values.parent(parent)
+    return parent
 
 
 @lru_cache(maxsize=256)
 def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
     """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
-    names = set()
-    for cls in module.classes.values():
-        for node in ast.walk(cls.node):
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Call)
-                and isinstance(node.value.func, ast.Name)
-                and node.value.func.id in module.classes
-                and any(isinstance(t, ast.Attribute) for t in node.targets)
-            ):
-                names.add(node.value.func.id)
-    return frozenset(names)
+    return frozenset(
+        value.func.id
+        for cls in module.classes.values()
+        for values in cls.self_assignments.values()
+        for value in values
+        if isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in module.classes
+    )
 
 
 @lru_cache(maxsize=256)

@@ -100,31 +100,40 @@ class ClassInfo:
         return [q for base in self.node.bases if (q := self.module.imports.qualify(base))]
 
     @cached_property
-    def self_assignments(self) -> dict[str, list[ast.expr]]:
-        """``self.<attr> = value`` in any method of this class: attr -> assigned values.
-
-        One walk per class, shared by every rule that asks what an attribute holds.
-        """
-        assigned: dict[str, list[ast.expr]] = {}
-        for method in self.methods.values():
+    def method_self_assignments(self) -> dict[str, list[tuple[str, ast.expr]]]:
+        """Per method: (attr, value) for ``self.attr = value``, ``self.attr += value`` and
+        ``self.a, self.b = value``. One walk per class, shared by every rule that asks what an
+        attribute holds or which methods change the object."""
+        found: dict[str, list[tuple[str, ast.expr]]] = {}
+        for name, method in self.methods.items():
             params = [*method.args.posonlyargs, *method.args.args]
-            if not params:
-                continue
-            self_name = params[0].arg
-            for node in ast.walk(method):
+            self_name = params[0].arg if params else None
+            pairs: list[tuple[str, ast.expr]] = []
+            for node in ast.walk(method) if self_name else ():
                 if isinstance(node, ast.Assign):
                     targets, value = node.targets, node.value
-                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
                     targets, value = [node.target], node.value
                 else:
                     continue
                 for target in targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == self_name
-                    ):
-                        assigned.setdefault(target.attr, []).append(value)
+                    for element in flatten_targets(target):
+                        if (
+                            isinstance(element, ast.Attribute)
+                            and isinstance(element.value, ast.Name)
+                            and element.value.id == self_name
+                        ):
+                            pairs.append((element.attr, value))
+            found[name] = pairs
+        return found
+
+    @cached_property
+    def self_assignments(self) -> dict[str, list[ast.expr]]:
+        """attr -> every value assigned to ``self.attr`` in any method of this class."""
+        assigned: dict[str, list[ast.expr]] = {}
+        for pairs in self.method_self_assignments.values():
+            for attr, value in pairs:
+                assigned.setdefault(attr, []).append(value)
         return assigned
 
     @cached_property
@@ -182,9 +191,14 @@ class ModuleInfo:
         assigned: dict[str, list[ast.expr]] = {}
         for stmt in _module_level(self.tree.body):
             if isinstance(stmt, ast.Assign):
-                for target in stmt.targets:
-                    if isinstance(target, ast.Name):
-                        assigned.setdefault(target.id, []).append(stmt.value)
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            else:
+                continue
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(value)
         return assigned
 
     @cached_property
@@ -194,6 +208,15 @@ class ModuleInfo:
             for stmt in _module_level(self.tree.body)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
+
+
+def flatten_targets(target: ast.expr):
+    """The elements of an assignment target, through tuple and list unpacking."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from flatten_targets(element)
+    else:
+        yield target
 
 
 def _module_level(body: list[ast.stmt]):

@@ -97,6 +97,7 @@ class ScopeModel:
     project: Project
     _is_cell: dict[int, bool] = field(default_factory=dict)
     _mro: dict[int, list[ClassInfo]] = field(default_factory=dict)
+    _classes: dict[tuple[str, int], ClassInfo | None] = field(default_factory=dict)
     _reach: dict[int, list[CompiledFunction]] = field(default_factory=dict)
     _targets: dict[int, list[Target]] = field(default_factory=dict)
     _values: dict[int, FunctionValues] = field(default_factory=dict)
@@ -109,7 +110,8 @@ class ScopeModel:
         """Drop every derived answer when a module's content was replaced (an editor buffer)."""
         if self._generation != self.project.generation:
             self._generation = self.project.generation
-            caches = (self._is_cell, self._mro, self._reach, self._targets, self._values, self._compiled)
+            caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
+                      self._values, self._compiled)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -117,7 +119,13 @@ class ScopeModel:
     # ----- classes -----------------------------------------------------------------------
 
     def resolve_class(self, qualified: str, near: ModuleInfo, depth: int = 0) -> ClassInfo | None:
-        """The project class a qualified name denotes, following re-exports."""
+        """The project class a qualified name denotes, following re-exports (cached)."""
+        key = (qualified, id(near))
+        if key not in self._classes:
+            self._classes[key] = self._resolve_class(qualified, near, depth)
+        return self._classes[key]
+
+    def _resolve_class(self, qualified: str, near: ModuleInfo, depth: int) -> ClassInfo | None:
         if depth > MAX_BASE_DEPTH:
             return None
         prefix = f"{near.name}."
@@ -310,10 +318,7 @@ class ScopeModel:
         """Constants versus variables inside one compiled function (cached)."""
         key = id(compiled)
         if key not in self._values:
-            cell = compiled.target.cell
-            classes = self.mro(cell) if cell is not None else []
-            if compiled.owner is not None and compiled.owner not in classes:
-                classes = [*classes, *self.mro(compiled.owner)]
+            classes = self.self_classes(compiled)
             self._values[key] = FunctionValues(
                 compiled.node,
                 compiled.module,
@@ -323,6 +328,15 @@ class ScopeModel:
                 variable_params=compiled.variable_params,
             )
         return self._values[key]
+
+    def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
+        """The classes whose attributes ``self`` has in a compiled function: the target's Cell
+        and the function's owner, each with its project bases."""
+        cell, owner = compiled.target.cell, compiled.owner
+        classes = self.mro(cell) if cell is not None else []
+        if owner is not None and owner not in classes:
+            classes = [*classes, *self.mro(owner)]
+        return classes
 
     def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
         """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""

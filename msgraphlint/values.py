@@ -73,7 +73,7 @@ class FunctionValues:
         # name -> the values bound to it; None where it is bound other than by `name = value`
         self.bound: dict[str, list[ast.expr | None]] = {}
         for target, value, plain in bindings:
-            for name in _target_names(target):
+            for name in _bound_names(target):
                 self.bound.setdefault(name, []).append(value if plain else None)
         changed = True
         while changed:
@@ -103,6 +103,13 @@ class FunctionValues:
                 every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
                 names.update(arg.arg for arg in every if arg is not None)
         return frozenset(names)
+
+    @cached_property
+    def global_names(self) -> frozenset[str]:
+        """Names the function declares ``global``."""
+        return frozenset(
+            name for node in ast.walk(self.node) if isinstance(node, ast.Global) for name in node.names
+        )
 
     @cached_property
     def local_names(self) -> frozenset[str]:
@@ -189,7 +196,19 @@ def _bindings(function: ast.AST):
                 yield ast.Name(id=name), None, False
 
 
+def _bound_names(target: ast.expr):
+    """Names a target rebinds: `a`, `a, *b`; not `a[0]` or `a.x`, which change a's value."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Starred):
+        yield from _bound_names(target.value)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _bound_names(element)
+
+
 def _target_names(target: ast.expr):
+    """Every name in a target: a tensor stored into `a[0]` or `a.x` makes `a` a variable too."""
     for node in ast.walk(target):
         if isinstance(node, ast.Name):
             yield node.id
