@@ -598,6 +598,8 @@ def level_from_expr(expr: ast.expr | None) -> Level | None:
 
 def cell_level_override(cls: ClassInfo) -> Level | None:
     """``self.set_jit_config(JitConfig(jit_syntax_level=ms.STRICT))`` in the Cell's own code."""
+    if "set_jit_config" not in (cls.module.source.text or ""):
+        return None
     for node in ast.walk(cls.node):
         if (
             isinstance(node, ast.Call)
