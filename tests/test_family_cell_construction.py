@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 HEADER = (
     "import mindspore as ms\n"
@@ -15,10 +15,7 @@ HEADER = (
 
 
 def findings(tmp_path, body: str):
-    path = tmp_path / "net.py"
-    source = HEADER + textwrap.dedent(body)
-    path.write_text(source)
-    return Engine().check_file(path, raw=source.encode())
+    return check_source(tmp_path, HEADER + textwrap.dedent(body))
 
 
 def symbols(found) -> list[str]:

@@ -6,18 +6,12 @@ import textwrap
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 
 def flagged(tmp_path, source: str) -> list[int]:
     """Lines with a host-concurrency finding; the lines meant to have one end in '# here'."""
-    path = tmp_path / "m.py"
-    path.write_text(source, "utf-8")
-    return [
-        f.line
-        for f in Engine().check_file(path, raw=source.encode())
-        if f.rule.symbol == "host-concurrency"
-    ]
+    return [f.line for f in check_source(tmp_path, source) if f.rule.symbol == "host-concurrency"]
 
 
 def marked(source: str) -> list[int]:

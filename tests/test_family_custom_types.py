@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from msgraphlint.analyze import Engine
+from .engine_helpers import findings_on_lines
 
 FAMILY = {
     "custom-object-with-tensor",
@@ -58,14 +56,7 @@ class Failure(ValueError):
 
 def findings(tmp_path, body: str) -> set[tuple[str, str]]:
     """(symbol, source line) of this family's findings for HEADER + body."""
-    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
-    lines = source.splitlines()
-    path = tmp_path / "model.py"
-    return {
-        (f.rule.symbol, lines[f.line - 1].strip())
-        for f in Engine().check_file(path, raw=source.encode())
-        if f.rule.symbol in FAMILY
-    }
+    return findings_on_lines(tmp_path, HEADER, body, FAMILY)
 
 
 def test_plain_object_built_from_a_tensor_is_flagged_but_not_from_constants(tmp_path):

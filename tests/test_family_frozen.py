@@ -6,16 +6,13 @@ import textwrap
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 
 def findings(tmp_path, source: str) -> list[tuple[str, int, str]]:
-    source = textwrap.dedent(source)
-    path = tmp_path / "m.py"
-    path.write_text(source, "utf-8")
     return [
         (f.rule.symbol, f.line, f.message)
-        for f in Engine().check_file(path, raw=source.encode())
+        for f in check_source(tmp_path, textwrap.dedent(source))
         if f.rule.family in ("frozen", "third-party")
     ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 HEADER = """
 import numpy as np
@@ -14,13 +14,7 @@ from mindspore import Parameter, Tensor, jit, nn
 
 def findings(tmp_path, body: str) -> list[tuple[str, int]]:
     source = textwrap.dedent(HEADER) + textwrap.dedent(body)
-    path = tmp_path / "m.py"
-    path.write_text(source, "utf-8")
-    return [
-        (f.rule.symbol, f.line)
-        for f in Engine().check_file(path, raw=source.encode())
-        if f.rule.family == "gradient"
-    ]
+    return [(f.rule.symbol, f.line) for f in check_source(tmp_path, source) if f.rule.family == "gradient"]
 
 
 def line_of(body: str, marker: str) -> int:

@@ -7,6 +7,8 @@ import textwrap
 from msgraphlint.analyze import CellContext, Engine
 from msgraphlint.checkers.jit_api import JitApi
 
+from .engine_helpers import findings_on_lines
+
 FAMILY = {"removed-ms-function", "jit-forbidden-api", "classmethod-call"}
 HEADER = """
 import mindspore as ms
@@ -29,14 +31,7 @@ class Plain:
 
 
 def findings(tmp_path, body: str) -> set[tuple[str, str]]:
-    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
-    lines = source.splitlines()
-    path = tmp_path / "model.py"
-    return {
-        (f.rule.symbol, lines[f.line - 1].strip())
-        for f in Engine().check_file(path, raw=source.encode())
-        if f.rule.symbol in FAMILY
-    }
+    return findings_on_lines(tmp_path, HEADER, body, FAMILY)
 
 
 def module_findings(tmp_path, source: str) -> set[tuple[str, str]]:

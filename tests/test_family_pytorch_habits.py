@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 HEADER = "import mindspore as ms\nfrom mindspore import nn, ops\n\n"
 
 
 def findings(tmp_path, body: str, name: str = "net.py"):
-    path = tmp_path / name
-    source = HEADER + textwrap.dedent(body)
-    path.write_text(source)
-    return Engine().check_file(path, raw=source.encode())
+    return check_source(tmp_path, HEADER + textwrap.dedent(body), name)
 
 
 def symbols(found) -> list[str]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from msgraphlint.analyze import Engine
+from .engine_helpers import findings_on_lines
 
 FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict"}
 HEADER = """
@@ -18,14 +16,7 @@ TABLE = {}
 
 
 def findings(tmp_path, body: str) -> set[tuple[str, str]]:
-    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
-    lines = source.splitlines()
-    path = tmp_path / "model.py"
-    return {
-        (f.rule.symbol, lines[f.line - 1].strip())
-        for f in Engine().check_file(path, raw=source.encode())
-        if f.rule.symbol in FAMILY
-    }
+    return findings_on_lines(tmp_path, HEADER, body, FAMILY)
 
 
 def test_dicts_returned_from_construct_and_jit_functions(tmp_path):

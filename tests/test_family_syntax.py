@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import Engine
+from .engine_helpers import check_source
 
 HEADER = "from mindspore import jit, jit_class, nn, ops\n"
 
@@ -13,10 +13,7 @@ HEADER = "from mindspore import jit, jit_class, nn, ops\n"
 def findings(tmp_path, body: str, name: str = "net.py") -> list[tuple[str, int]]:
     """(symbol, line) of this family's findings for a module made of HEADER and ``body``; lines
     count from the body's first line as 1 so tests read naturally."""
-    source = HEADER + textwrap.dedent(body)
-    path = tmp_path / name
-    path.write_text(source)
-    found = Engine().check_file(path, raw=source.encode())
+    found = check_source(tmp_path, HEADER + textwrap.dedent(body), name)
     return sorted((f.rule.symbol, f.line - 1) for f in found if f.rule.family == "syntax")
 
 
