@@ -131,17 +131,12 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
 @lru_cache(maxsize=256)
 def _module_lists(module: ModuleInfo) -> set[str]:
     """Module-level names bound to a list display, comprehension or list() call."""
-    names = set()
-    for statement in module.tree.body:
-        if isinstance(statement, ast.Assign):
-            targets, value = statement.targets, statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            targets, value = [statement.target], statement.value
-        else:
-            continue
-        is_list = isinstance(value, (ast.List, ast.ListComp)) or (
-            isinstance(value, ast.Call) and module.imports.qualify(value.func) in LIST_BUILDERS
+    return {
+        name
+        for name, values in module.assignments.items()
+        if any(
+            isinstance(value, (ast.List, ast.ListComp))
+            or (isinstance(value, ast.Call) and module.imports.qualify(value.func) in LIST_BUILDERS)
+            for value in values
         )
-        if is_list:
-            names.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names
+    }
