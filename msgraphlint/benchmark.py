@@ -1,0 +1,156 @@
+"""Speed, as ratios against baselines measured in the same run (never a timed unit test).
+
+    python -m msgraphlint.benchmark [--suite models] [--repeat 3] [--pylint] [--write FILE]
+
+Suites are real code nobody on this team wrote: the PyPI wheels of MindSpore model zoos, fetched
+with ``pip download --no-deps`` into a cache (never committed). Each figure is the best of
+``--repeat`` runs:
+
+- CLI / ast floor: ``msgraphlint check`` (a child process, start-up included) against a child that
+  only reads and ``ast.parse``-s the same files;
+- one file: ``msgraphlint check FILE`` wall time, interpreter start-up included (what pre-commit and
+  editors pay);
+- plugin / bare pylint (``--pylint``): ``pylint --disable=all --enable=msgraphlint`` against
+  ``pylint --disable=all --enable=unused-import`` (a baseline that still builds every astroid tree;
+  with everything disabled pylint skips the files);
+- peak memory of the CLI child.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+SUITES = {
+    "models": ("mindcv", "mindocr", "mindyolo", "mindformers"),
+    "mindone": ("mindone",),
+}
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "msgraphlint-bench"
+FLOOR_SCRIPT = (
+    "import ast, sys\n"
+    "from pathlib import Path\n"
+    "for p in Path(sys.argv[1]).rglob('*.py'):\n"
+    "    try: ast.parse(p.read_bytes())\n"
+    "    except (SyntaxError, ValueError): pass\n"
+)
+
+
+def fetch_suite(suite: str, cache: Path) -> Path:
+    """Download (once) and unpack the suite's wheels; returns the folder holding their sources."""
+    wheels, root = cache / "wheels", cache / suite
+    for name in SUITES[suite]:
+        target = root / name
+        if target.is_dir():
+            continue
+        wheels.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels), name],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
+        wheel = max(wheels.glob(f"{name.replace('-', '_')}-*.whl"), key=lambda p: p.stat().st_mtime)
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(target)
+    return root
+
+
+def best_wall(command: list[str], repeat: int) -> tuple[float, int]:
+    """Best wall time of a child process, and the peak RSS (KiB) of the children so far."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        best = min(best, time.perf_counter() - start)
+    return best, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def count_code(root: Path) -> tuple[int, int, int]:
+    files = lines = constructs = 0
+    for path in root.rglob("*.py"):
+        files += 1
+        text = path.read_bytes()
+        lines += text.count(b"\n")
+        constructs += text.count(b"def construct(")
+    return files, lines, constructs
+
+
+def tool(name: str) -> list[str]:
+    script = Path(sys.executable).with_name(name)
+    return [str(script)] if script.exists() else [sys.executable, "-m", name]
+
+
+def measure(root: Path, repeat: int, with_pylint: bool) -> list[tuple[str, str]]:
+    msgraphlint = tool("msgraphlint")
+    floor, _ = best_wall([sys.executable, "-c", FLOOR_SCRIPT, str(root)], repeat)
+    check, peak = best_wall([*msgraphlint, "check", str(root), "--format", "json", "-o", os.devnull], repeat)
+    one_file = max(root.rglob("*.py"), key=lambda p: p.read_bytes().count(b"def construct("))
+    single, _ = best_wall([*msgraphlint, "check", str(one_file)], repeat)
+    rows = [
+        ("ast floor (child process)", f"{floor:.2f} s"),
+        ("msgraphlint check (child process)", f"{check:.2f} s"),
+        ("**CLI / ast floor** (target <= 3x)", f"**{check / floor:.2f}x**"),
+        (f"one file ({one_file.name}), start-up included (target < 1 s)", f"{single:.2f} s"),
+        ("peak memory of the children", f"{peak / 1024:.0f} MiB"),
+    ]
+    if with_pylint:
+        pylint = tool("pylint")
+        common = ["--persistent=n", "--score=n", "--jobs=1", str(root)]
+        bare, _ = best_wall([*pylint, "--disable=all", "--enable=unused-import", *common], repeat)
+        plugin, _ = best_wall(
+            [*pylint, "--load-plugins=msgraphlint", "--disable=all", "--enable=msgraphlint", *common],
+            repeat,
+        )
+        rows += [
+            ("pylint --disable=all --enable=unused-import", f"{bare:.2f} s"),
+            ("pylint --disable=all --enable=msgraphlint", f"{plugin:.2f} s"),
+            ("**plugin / bare pylint** (target <= 1.25x)", f"**{plugin / bare:.2f}x**"),
+        ]
+    return rows
+
+
+def report(suite: str, root: Path, rows: list[tuple[str, str]], command: str) -> str:
+    files, lines, constructs = count_code(root)
+    mindspore = "installed" if _has_mindspore() else "not installed"
+    table = "\n".join(f"| {name} | {value} |" for name, value in rows)
+    return (
+        f"## Suite `{suite}`: {files} files, {lines:,} lines, {constructs} construct methods\n\n"
+        f"Command: `{command}`\n\n"
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
+        f" MindSpore {mindspore} in the environment.\n\n"
+        f"| measure | best of runs |\n| --- | --- |\n{table}\n"
+    )
+
+
+def _has_mindspore() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("mindspore") is not None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", choices=sorted(SUITES), default="models")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pylint", action="store_true", help="also time the pylint plugin")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--write", type=Path, help="append the report to this Markdown file")
+    args = parser.parse_args(argv)
+    root = fetch_suite(args.suite, args.cache)
+    command = "python -m msgraphlint.benchmark " + " ".join(argv if argv is not None else sys.argv[1:])
+    text = report(args.suite, root, measure(root, args.repeat, args.pylint), command.strip())
+    print(text)
+    if args.write:
+        with args.write.open("a", encoding="utf-8") as out:
+            out.write("\n" + text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
