@@ -10,6 +10,7 @@ import difflib
 import json
 import sys
 from dataclasses import replace
+from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -17,6 +18,14 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__, catalogue
+from .baseline import (
+    Baseline,
+    BaselineError,
+    LineReader,
+    content_fingerprints,
+    load_baseline,
+    write_baseline,
+)
 from .catalogue import Level, Severity
 from .config import Config, ConfigError, find_pyproject, from_pyproject, parse_device, parse_selectors
 from .docgen import rule_page
@@ -39,6 +48,7 @@ class FormatChoice(StrEnum):
     text = "text"
     json = "json"
     sarif = "sarif"
+    gitlab = "gitlab"
 
 
 class SeverityChoice(StrEnum):
@@ -131,6 +141,24 @@ def check(
         Optional[str],
         typer.Option("--category", help="SARIF runAutomationDetails.id (code-scanning category)."),
     ] = None,
+    sarif_timestamps: Annotated[
+        bool,
+        typer.Option(
+            "--sarif-timestamps",
+            help="Record start and end times in SARIF (the log then differs per run).",
+        ),
+    ] = False,
+    baseline: Annotated[
+        Optional[Path],
+        typer.Option("--baseline", help="Do not report findings recorded in this baseline file."),
+    ] = None,
+    record_baseline: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--write-baseline",
+            help="Record the current findings in this file, then report against it.",
+        ),
+    ] = None,
     stdin_filename: Annotated[
         Optional[str], typer.Option("--stdin-filename", help="Path to report for - (stdin).")
     ] = None,
@@ -159,21 +187,34 @@ def check(
     except ConfigError as error:
         raise fail(str(error)) from None
 
+    known = None
+    if record_baseline is None and (baseline or config.baseline) is not None:
+        try:  # before the analysis: a bad baseline fails fast
+            known = load_baseline(baseline or config.baseline)
+        except BaselineError as error:
+            raise fail(str(error)) from None
+
+    started = datetime.now(timezone.utc)
     raw = None
     if use_stdin:
         paths = [Path(stdin_filename or "stdin.py")]
         raw = {paths[0]: sys.stdin.buffer.read()}
-    run = Engine().check_paths(paths, config.excludes, raw)
+    engine = Engine()
+    run = engine.check_paths(paths, config.excludes, raw)
+    times = (started, datetime.now(timezone.utc)) if sarif_timestamps else None
     selected = [f for f in run.findings if config.wants(f)]
+    # Before the baseline leaves some out, so that it does not renumber the others.
+    fingerprints = content_fingerprints(selected, engine_line_reader(engine))
+    try:
+        selected, fingerprints = apply_baseline(selected, fingerprints, known, record_baseline)
+    except BaselineError as error:
+        raise fail(str(error)) from None
     result = RunResult(selected, config, run.files, internal_errors=run.internal_errors)
 
-    if config.format == "sarif":
-        from .report.sarif import render_sarif
-
-        text = render_sarif(result, category)
-    else:
-        wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
-        text = render(result, config.format, colour=wants_colour)
+    wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
+    text, notices = render(
+        result, colour=wants_colour, category=category, times=times, fingerprints=fingerprints
+    )
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
@@ -182,9 +223,35 @@ def check(
             raise fail(f"cannot write {output}: {error.strerror or error}") from None
     else:
         sys.stdout.write(text)
+    for message in notices:
+        typer.echo(f"msgraphlint: {message}", err=True)
     for message in run.internal_errors:
         typer.echo(f"msgraphlint: internal error: {message}", err=True)
     raise typer.Exit(result.exit_code)
+
+
+def engine_line_reader(engine) -> LineReader:
+    """Lines as the engine read them: an editor's stdin buffer, not what is on disk."""
+    return lambda path: engine.project.source(path).lines
+
+
+def apply_baseline(
+    findings: list, fingerprints: list[str], known: Baseline | None, record: Path | None
+) -> tuple[list, list[str]]:
+    """Record the findings first when asked to, then leave out those the baseline holds."""
+    if record is not None:
+        count = write_baseline(record, findings, fingerprints)
+        typer.echo(f"msgraphlint: recorded {count} finding{'s' * (count != 1)} in {record}",
+                   err=True)
+        known = load_baseline(record)
+    if known is None:
+        return findings, fingerprints
+    kept, kept_fingerprints = known.without_recorded(findings, fingerprints)
+    matched = len(findings) - len(kept)
+    if matched and record is None:
+        typer.echo(f"msgraphlint: {matched} finding{'s' * (matched != 1)} left out: recorded in"
+                   f" baseline {known.file}", err=True)
+    return kept, kept_fingerprints
 
 
 @app.command("rules")

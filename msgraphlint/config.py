@@ -15,7 +15,7 @@ from . import catalogue
 from .catalogue import Level, Severity
 from .findings import Finding
 
-FORMATS = ("text", "json", "sarif")
+FORMATS = ("text", "json", "sarif", "gitlab")
 KNOWN_KEYS = {
     "syntax-level",
     "device",
@@ -24,6 +24,7 @@ KNOWN_KEYS = {
     "ignore",
     "fail-on",
     "exclude",
+    "baseline",
     "confirm",  # read by --confirm
 }
 
@@ -41,6 +42,7 @@ class Config:
     ignore: frozenset[str] = frozenset()
     fail_on: Severity = Severity.WARNING
     exclude: tuple[str, ...] = ()
+    baseline: Path | None = None  # findings recorded there are not reported
     source: Path | None = None  # the pyproject.toml the defaults came from
     extra: dict = field(default_factory=dict, compare=False)
 
@@ -150,4 +152,9 @@ def from_pyproject(path: Path | None) -> Config:
         if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
             raise ConfigError(f"{where}: exclude must be a list of glob patterns")
         config = replace(config, exclude=tuple(exclude))
+    if "baseline" in section:
+        if not isinstance(section["baseline"], str) or not section["baseline"].strip():
+            raise ConfigError(f"{where}: baseline must be the path of a baseline file")
+        # Relative to the pyproject.toml's folder, so any working directory finds it.
+        config = replace(config, baseline=path.parent / section["baseline"])
     return config

@@ -48,15 +48,31 @@ class RunResult:
             return absolute.as_posix()
 
 
-def render(result: RunResult, fmt: str, colour: bool = False) -> str:
+def render(
+    result: RunResult,
+    *,
+    colour: bool = False,
+    category: str | None = None,
+    times: tuple | None = None,
+    fingerprints: list[str] | None = None,
+) -> tuple[str, list[str]]:
+    """The report in the configured format, and notices for stderr (what SARIF left out)."""
+    fmt = result.config.format
     if fmt == "json":
         from .json import render_json
 
-        return render_json(result)
+        return render_json(result), []
     if fmt == "sarif":
-        from .sarif import render_sarif
+        from .sarif import RunTimes, sarif_report
 
-        return render_sarif(result)
+        report = sarif_report(
+            result, category, times=times and RunTimes(*times), fingerprints=fingerprints
+        )
+        return report.text, report.notices
+    if fmt == "gitlab":
+        from .gitlab import render_gitlab
+
+        return render_gitlab(result, fingerprints), []
     from .text import render_text
 
-    return render_text(result, colour=colour and not os.environ.get("NO_COLOR"))
+    return render_text(result, colour=colour and not os.environ.get("NO_COLOR")), []

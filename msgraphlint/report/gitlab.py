@@ -1,0 +1,46 @@
+"""GitLab code quality report: the subset of the Code Climate format GitLab reads.
+
+One object per unsuppressed finding: ``description``, ``check_name``, ``fingerprint``,
+``severity`` and ``location.path``/``location.lines.begin``. GitLab compares fingerprints between
+the merge request and its target branch, so they are content based (see msgraphlint.baseline) and
+do not change when unrelated lines move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from ..baseline import content_fingerprints, disk_line_reader
+from ..catalogue import Severity
+from . import RunResult
+
+# GitLab's scale is info, minor, major, critical, blocker.
+GITLAB_SEVERITY = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.ADVICE: "info"}
+
+
+def code_quality_issues(result: RunResult, fingerprints: Sequence[str] | None = None) -> list[dict]:
+    """``fingerprints`` go with result.findings; by default computed from the files on disk."""
+    if fingerprints is None:
+        fingerprints = content_fingerprints(result.findings, disk_line_reader())
+    issues = []
+    for finding, fingerprint in zip(result.findings, fingerprints):
+        if finding.suppressed:
+            continue
+        path = result.display_path(finding.path)
+        issues.append(
+            {
+                "description": f"{finding.rule_id} {finding.rule.symbol}: {finding.message}",
+                "check_name": finding.rule.symbol,
+                # Unique across the report: the content fingerprint is only unique within a file.
+                "fingerprint": hashlib.sha256(f"{path}\0{fingerprint}".encode()).hexdigest()[:32],
+                "severity": GITLAB_SEVERITY[result.severity(finding)],
+                "location": {"path": path, "lines": {"begin": finding.line}},
+            }
+        )
+    return issues
+
+
+def render_gitlab(result: RunResult, fingerprints: Sequence[str] | None = None) -> str:
+    return json.dumps(code_quality_issues(result, fingerprints), indent=2, ensure_ascii=False) + "\n"
