@@ -264,3 +264,12 @@ def test_a_crash_on_one_file_is_reported_and_hides_nothing(project, monkeypatch)
     assert "bad.py:6:20: W8720" in out
     assert "internal error: " in err and "clean.py: ValueError: boom" in err
     assert "Traceback" not in out + err
+
+
+def test_readme_example_output_is_what_the_tool_prints():
+    readme = (SAMPLES.parent / "README.md").read_text("utf-8")
+    intro = "On one of the bundled ported models (`msgraphlint check samples/models/resnet_port`):"
+    shown = readme.split(intro, 1)[1].split("```\n", 2)[1].rstrip("\n")
+    code, out, _ = run("check", "samples/models/resnet_port", "--no-color", cwd=SAMPLES.parent)
+    assert code == 1
+    assert out.rstrip("\n") == shown
