@@ -137,7 +137,8 @@ class Engine:
                 continue
             self.project.add_project_of(path)
             files.extend(f for f in walk_python_files(path) if not excluded(f))
-        for path in dict.fromkeys(files):
+        unique = {self.project.real_path(path): path for path in reversed(files)}
+        for path in reversed(unique.values()):  # each file once, however it was named
             run.files += 1
             try:
                 run.findings.extend(self.check_file(path, (raw or {}).get(path)))
@@ -164,6 +165,7 @@ class Engine:
 
     def _check_module(self, module: ModuleInfo) -> list[Finding]:
         findings: list[Finding] = []
+        self.model.sync()
         if self._cell_checks or self._module_checks:
             context = CellContext(self, module, findings)
             for module_check in self._module_checks:

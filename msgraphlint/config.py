@@ -7,8 +7,9 @@ exit code 2.
 from __future__ import annotations
 
 import fnmatch
+import os
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import catalogue
@@ -25,7 +26,6 @@ KNOWN_KEYS = {
     "fail-on",
     "exclude",
     "baseline",
-    "confirm",  # read by --confirm
 }
 
 
@@ -44,15 +44,23 @@ class Config:
     exclude: tuple[str, ...] = ()
     baseline: Path | None = None  # findings recorded there are not reported
     source: Path | None = None  # the pyproject.toml the defaults came from
-    extra: dict = field(default_factory=dict, compare=False)
 
     def wants(self, finding: Finding) -> bool:
         if finding.rule_id in self.ignore:
             return False
-        return self.select is None or finding.rule_id in self.select
+        # A file that could not be read was not checked for the selected rules either: say so.
+        unchecked = finding.rule.family == "input"
+        return self.select is None or finding.rule_id in self.select or unchecked
 
     def excludes(self, path: Path) -> bool:
-        text = path.as_posix()
+        """Glob patterns match the path relative to the pyproject.toml's folder (else the current
+        folder), however the path was given, or the file name alone."""
+        if not self.exclude:
+            return False
+        base = os.path.abspath(self.source.parent if self.source else Path.cwd())
+        absolute = os.path.abspath(path)
+        relative = os.path.relpath(absolute, base) if absolute.startswith(base + os.sep) else absolute
+        text = Path(relative).as_posix()
         return any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(path.name, pattern)
                    for pattern in self.exclude)
 
@@ -134,7 +142,7 @@ def from_pyproject(path: Path | None) -> Config:
         return Config()
     section = load_pyproject(path)
     where = f"{path} [tool.msgraphlint]"
-    config = Config(source=path, extra={"confirm": section.get("confirm", {})})
+    config = Config(source=path)
     if "syntax-level" in section:
         config = replace(config, level=parse_level(section["syntax-level"], where))
     if "device" in section:

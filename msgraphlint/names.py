@@ -108,6 +108,3 @@ class ImportTable:
                 return None
             head = f"builtins.{node.id}"
         return canonical(".".join([head, *reversed(attrs)]))
-
-    def qualify_call(self, call: ast.Call) -> str | None:
-        return self.qualify(call.func)

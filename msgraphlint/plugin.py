@@ -101,7 +101,9 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
             level = Level(getattr(config, "msgraph_syntax_level", "lax"))
             device = getattr(config, "msgraph_device", "CPU")
             for finding in SHARED.findings(node):
-                if finding.rule_id not in self.msgs:
+                # Suppressed ones are left out: pylint applies its own pragmas again, and only the
+                # engine reads the `# msgraphlint: disable=` spelling.
+                if finding.rule_id not in self.msgs or finding.suppressed:
                     continue
                 self.add_message(
                     finding.rule.symbol,
@@ -113,7 +115,7 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
                     confidence=HIGH,
                 )
 
-    FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{type(family).__name__}Checker"
+    FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{family.__name__}Checker"
     return FamilyChecker
 
 

@@ -31,7 +31,10 @@ SKIPPED_DIRS = frozenset(
 )
 PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-_IMPORT_LINE = re.compile(rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+([^#\n]+)", re.M)
+# `import a`, `from .x import (\n a,\n b)` and backslash continuations: the names that follow.
+_IMPORT_LINE = re.compile(
+    rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|(?:[^#\n\\]|\\\r?\n)+)", re.M
+)
 
 
 def is_skipped_dir(name: str) -> bool:
@@ -256,7 +259,7 @@ class Project:
         if root not in self.scan_roots:
             self.scan_roots.append(root)
 
-    def _key(self, path: Path) -> Path:
+    def real_path(self, path: Path) -> Path:
         """The real location of a path (resolving is a syscall per component: cache it)."""
         if path not in self._resolved:
             self._resolved[path] = path.resolve()
@@ -268,7 +271,7 @@ class Project:
         ``raw`` (an editor's buffer, or pylint's copy of the file) replaces the cached content
         only when it differs; then ``generation`` moves on so that derived caches are dropped.
         """
-        key = self._key(path)
+        key = self.real_path(path)
         cached = self._sources.get(key)
         if cached is not None and (raw is None or content_digest(raw) == cached.digest):
             return cached
@@ -280,7 +283,7 @@ class Project:
 
     def module(self, path: Path, raw: bytes | None = None) -> ModuleInfo | None:
         """The parsed module at ``path`` (None if it cannot be parsed)."""
-        key = self._key(path)
+        key = self.real_path(path)
         source = self.source(path, raw)
         if key not in self._modules:
             info = None
@@ -328,7 +331,7 @@ class Project:
                     continue
                 if b"import" not in raw:
                     continue
-                resolved = self._key(path)
+                resolved = self.real_path(path)
                 for match in _IMPORT_LINE.finditer(raw):
                     source = match.group(1) or b""
                     words = re.findall(rb"[A-Za-z_]\w*", source + b" " + match.group(2))
@@ -348,7 +351,7 @@ class Project:
         if short == "__init__" or not short:
             return []
         found: list[ModuleInfo] = []
-        seen: set[Path] = {self._key(module.path)}
+        seen: set[Path] = {self.real_path(module.path)}
         for root in self.scan_roots:
             for path in sorted(self._index_for(root).get(short, ())):
                 if path not in seen:

@@ -106,7 +106,7 @@ class ScopeModel:
     _closure_done: set[int] = field(default_factory=set)
     _generation: int = 0
 
-    def _sync(self) -> None:
+    def sync(self) -> None:
         """Drop every derived answer when a module's content was replaced (an editor buffer)."""
         if self._generation != self.project.generation:
             self._generation = self.project.generation
@@ -322,7 +322,7 @@ class ScopeModel:
             self._values[key] = FunctionValues(
                 compiled.node,
                 compiled.module,
-                is_method=compiled.owner is not None,
+                is_method=compiled.owner is not None and not is_static(compiled.node),
                 parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
                 method_names=frozenset(name for c in classes for name in c.methods),
                 variable_params=compiled.variable_params,
@@ -351,7 +351,7 @@ class ScopeModel:
     def _callees(self, caller: CompiledFunction):
         """A CallEdge for each call in ``caller`` that resolves to project code."""
         module, node, owner = caller.module, caller.node, caller.owner
-        self_name = first_parameter(node) if owner is not None else None
+        self_name = first_parameter(node) if owner is not None and not is_static(node) else None
         for call in ast.walk(node):
             if not isinstance(call, ast.Call):
                 continue
@@ -455,7 +455,7 @@ class ScopeModel:
         """Functions of ``module`` that some root compiles: reached from its own roots or from
         roots of the modules that import it (transitively); each once, first path kept, with the
         variable parameters of every path."""
-        self._sync()
+        self.sync()
         self._reach_upstream(module)
         found = [c for c in self._compiled.values() if c.module is module]
         return sorted(found, key=lambda c: c.node.lineno)
@@ -484,7 +484,7 @@ class ScopeModel:
             stack.extend(self.project.importers_of(current))
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
-        self._sync()
+        self.sync()
         return [cls for cls in module.classes.values() if self.is_cell(cls)]
 
 

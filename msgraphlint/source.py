@@ -44,7 +44,17 @@ class SourceFile:
 
     @cached_property
     def lines(self) -> list[str]:
-        return (self.text or "").splitlines()
+        return split_lines(self.text or "")
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as ast and tokenize number them: str.splitlines() also breaks at form feeds,
+    \\x1c-\\x1e, \\x85 and \\u2028/\\u2029, which would shift every later line."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def content_digest(raw: bytes) -> bytes:

@@ -13,17 +13,18 @@ import re
 
 from .catalogue import find_rule
 from .findings import Finding
-from .source import comment_lines
+from .source import comment_lines, split_lines
 
 _PRAGMA = re.compile(
-    r"#\s*(?:pylint|msgraphlint)\s*:\s*(disable-next|disable|enable|skip-file)\s*(?:=\s*([\w\-, ]+))?"
+    r"#\s*(?:pylint|msgraphlint)\s*:\s*(disable-next|disable|enable|skip-file)\s*(?:=\s*([^#]*))?"
 )
 
 
 def _rule_keys(names: str | None) -> set[str]:
     keys: set[str] = set()
-    for name in (names or "").split(","):
-        name = name.strip().lower()
+    # As pylint: names split at commas and spaces; words that name no rule are passed over.
+    for name in re.split(r"[,\s]+", (names or "").strip()):
+        name = name.lower()
         if name == "all":
             keys.add("all")
         elif (rule := find_rule(name)) is not None:
@@ -35,9 +36,10 @@ class Suppressions:
     def __init__(self, text: str):
         self.skip_file = False
         self._by_line: dict[int, set[str]] = {}
+        self._except: dict[int, set[str]] = {}  # re-enabled inside a `disable=all` block
         if "pylint" not in text and "msgraphlint" not in text:
             return
-        lines = text.splitlines()
+        lines = split_lines(text)
         for line_no, comment in comment_lines(text).items():
             for match in _PRAGMA.finditer(comment):
                 self._record(lines, line_no, match.group(1), _rule_keys(match.group(2)))
@@ -56,6 +58,7 @@ class Suppressions:
             self._add(line_no, keys)
             return
         indent = len(code) - len(code.lstrip())
+        active, enabled_again = set(keys), set()
         for number in range(line_no, len(lines) + 1):
             text = lines[number - 1]
             stripped = text.strip()
@@ -63,9 +66,16 @@ class Suppressions:
                 if len(text) - len(text.lstrip()) < indent:
                     break
             if number != line_no and (match := _PRAGMA.search(text)) and match.group(1) == "enable":
-                if keys & _rule_keys(match.group(2)) or "all" in _rule_keys(match.group(2)):
+                enabled = _rule_keys(match.group(2))
+                if "all" in enabled:
                     break
-            self._add(number, keys)
+                active -= enabled  # an enable ends only the rules it names
+                enabled_again |= enabled
+                if not active:
+                    break
+            self._add(number, active)
+            if "all" in active and enabled_again:
+                self._except.setdefault(number, set()).update(enabled_again)
 
     def _add(self, line: int, keys: set[str]) -> None:
         self._by_line.setdefault(line, set()).update(keys)
@@ -74,7 +84,9 @@ class Suppressions:
         if self.skip_file:
             return True
         keys = self._by_line.get(finding.line, ())
-        return "all" in keys or finding.rule_id in keys
+        if finding.rule_id in keys:
+            return True
+        return "all" in keys and finding.rule_id not in self._except.get(finding.line, ())
 
     def apply(self, finding: Finding) -> Finding:
         if self.is_suppressed(finding):

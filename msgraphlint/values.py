@@ -130,39 +130,45 @@ class FunctionValues:
         return isinstance(node, ast.Name) and node.id == self.self_name
 
     def is_variable(self, node: ast.expr | None) -> bool:
+        """Whether any value the expression depends on is a variable. A worklist, not recursion:
+        a 400-term sum is valid Python and must not exhaust the stack."""
+        pending = [node]
+        while pending:
+            variable, parts = self._inspect(pending.pop())
+            if variable:
+                return True
+            pending.extend(parts)
+        return False
+
+    def _inspect(self, node: ast.expr | None) -> tuple[bool, list[ast.expr]]:
+        """(known to be a variable, the sub-expressions that decide it otherwise)."""
         match node:
             case None | ast.Constant() | ast.Lambda():
-                return False
+                return False, []
             case ast.Name(id=name):
-                return name in self.names
+                return name in self.names, []
             case ast.Attribute(value=value, attr=attr):
                 if self.is_self(value):
-                    return attr in self.parameter_attrs
-                if attr in STATIC_ATTRIBUTES:
-                    return False
-                return self.is_variable(value)
+                    return attr in self.parameter_attrs, []
+                return False, [] if attr in STATIC_ATTRIBUTES else [value]
             case ast.Subscript(value=value, slice=index):
-                return self.is_variable(value) or self.is_variable(index)
+                return False, [value, index]
             case ast.Call(func=func, args=args, keywords=keywords):
-                qualified = self.module.imports.qualify(func)
-                if qualified in STATIC_CALLS:
-                    return False
+                if self.module.imports.qualify(func) in STATIC_CALLS:
+                    return False, []
+                arguments = [*args, *(k.value for k in keywords)]
                 if isinstance(func, ast.Attribute) and self.is_self(func.value):
                     # self.layer(x): a sub-Cell's output; self.helper(c): depends on the arguments
-                    if func.attr not in self.method_names:
-                        return True
-                elif isinstance(func, ast.Attribute) and self.is_variable(func.value):
-                    return True  # x.sum(), x.asnumpy()
-                return any(self.is_variable(a) for a in args) or any(
-                    self.is_variable(k.value) for k in keywords
-                )
+                    return func.attr not in self.method_names, arguments
+                if isinstance(func, ast.Attribute):
+                    return False, [func.value, *arguments]  # x.sum(): variable with x
+                return False, arguments
             case ast.Starred(value=value) | ast.UnaryOp(operand=value) | ast.Await(value=value):
-                return self.is_variable(value)
+                return False, [value]
             case ast.FormattedValue(value=value):
-                return self.is_variable(value)
+                return False, [value]
             case _:
-                return any(self.is_variable(child) for child in ast.iter_child_nodes(node)
-                           if isinstance(child, ast.expr))
+                return False, [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
 
 
 def _bindings(function: ast.AST):

@@ -273,3 +273,24 @@ def test_readme_example_output_is_what_the_tool_prints():
     code, out, _ = run("check", "samples/models/resnet_port", "--no-color", cwd=SAMPLES.parent)
     assert code == 1
     assert out.rstrip("\n") == shown
+
+
+def test_each_file_is_checked_once_however_it_is_named(project):
+    (project / "link.py").symlink_to(project / "bad.py")
+    code, out, _ = run("check", "bad.py", str(project / "bad.py"), "link.py", cwd=project)
+    assert out.count("W8720") == 1 and "1 file checked" in out
+
+
+def test_select_never_hides_a_file_that_could_not_be_checked(project):
+    (project / "py2.py").write_text('print "hello"\n')
+    code, out, _ = run("check", "--select", "numpy-reduction-on-tensor", cwd=project)
+    assert code == 1 and "py2.py:1:" in out and "E8700 syntax-error" in out
+
+
+def test_exclude_patterns_hold_for_absolute_paths(project):
+    (project / "sub").mkdir()
+    (project / "sub" / "bad.py").write_text(BAD)
+    (project / "pyproject.toml").write_text('[tool.msgraphlint]\nexclude = ["sub/*"]\n')
+    assert run("check", str(project), cwd=project.parent)[0] == 1  # ./bad.py is still checked
+    code, out, _ = run("check", str(project / "sub"), cwd=project.parent)
+    assert code == 0 and "0 files checked" in out

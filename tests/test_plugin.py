@@ -99,6 +99,9 @@ def test_inline_disable_and_parallel_jobs(tmp_path):
     (tmp_path / "quiet.py").write_text(
         BAD.replace("x.sum())", "x.sum())  # pylint: disable=host-call-on-tensor")
     )
+    (tmp_path / "quiet_too.py").write_text(  # the CLI's spelling is honoured by the plugin too
+        BAD.replace("x.sum())", "x.sum())  # msgraphlint: disable=host-call-on-tensor")
+    )
     messages = pylint_json("-j", "2", *sorted(p.name for p in tmp_path.glob("*.py")), cwd=tmp_path)
     assert sorted(m["path"] for m in messages) == ["m0.py", "m1.py", "m2.py", "m3.py"]
 

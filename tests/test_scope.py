@@ -377,3 +377,36 @@ def test_relative_package_imports_count_as_importers(tmp_path):
             """,
     })
     assert flagged(tmp_path, "pkg/functional.py") == [(3, "reached from Net.construct via helper")]
+
+
+def test_multi_line_imports_are_seen_when_the_helper_file_is_checked_alone(tmp_path):
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": f"import math\ndef normalise(x):\n    return {HOST_CALL}\n",
+        "pkg/model.py": """
+            from mindspore import nn
+            from pkg import (
+                helpers,
+            )
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return helpers.normalise(x)
+            """,
+    })
+    assert flagged(tmp_path, "pkg/helpers.py") == [(3, "reached from Net.construct via normalise")]
+
+
+def test_static_methods_have_no_self_and_long_expressions_do_not_exhaust_the_stack(tmp_path):
+    long_sum = " + ".join(["x"] * 400)
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        class Net(nn.Cell):
+            @staticmethod
+            def helper(x):
+                return {HOST_CALL}
+            def construct(self, x):
+                y = {long_sum}
+                return self.helper(y)
+        """})
+    assert flagged(tmp_path, "m.py") == [(6, "reached from Net.construct via helper")]

@@ -44,6 +44,4 @@ def render_text(result: RunResult, colour: bool = False) -> str:
     if suppressed:
         summary += f" {suppressed} suppressed inline."
     lines.append(_paint(summary, BOLD if total else DIM, colour))
-    for error in result.internal_errors:
-        lines.append(f"internal error: {error}")
     return "\n".join(lines) + "\n"
