@@ -231,6 +231,8 @@ def _module_level(body: list[ast.stmt]):
             yield from _module_level(stmt.orelse)
         elif isinstance(stmt, ast.Try):
             yield from _module_level(stmt.body)
+            for handler in stmt.handlers:  # `except ImportError:` fallback definitions
+                yield from _module_level(handler.body)
             yield from _module_level(stmt.orelse)
 
 

@@ -4,8 +4,8 @@ This is where the catalogue's claims meet the compiler. A target that does not c
 REJECTED there; one that compiles but whose outputs, gradient or host side effects differ from
 PyNative's is MISBEHAVES (the evidence says which); one that matches is ACCEPTED.
 
-Imports mindspore: only ever loaded by the compiler tests and by ``--confirm``, never by the static
-path.
+Imports mindspore: only ever loaded by the compiler tests (and by the planned ``--confirm``), never
+by the static path.
 """
 
 from __future__ import annotations
