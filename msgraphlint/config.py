@@ -17,18 +17,6 @@ from .catalogue import Level, Severity
 from .findings import Finding
 
 FORMATS = ("text", "json", "sarif", "gitlab")
-KNOWN_KEYS = {
-    "syntax-level",
-    "device",
-    "format",
-    "select",
-    "ignore",
-    "fail-on",
-    "exclude",
-    "baseline",
-}
-
-
 class ConfigError(Exception):
     pass
 
@@ -137,32 +125,43 @@ def load_pyproject(path: Path) -> dict:
     return section
 
 
+def parse_exclude(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
+        raise ConfigError(f"{where}: exclude must be a list of glob patterns")
+    return tuple(value)
+
+
+def parse_baseline_path(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: baseline must be the path of a baseline file")
+    return value
+
+
+# [tool.msgraphlint] key -> (Config field, parser(value, where))
+SETTINGS = {
+    "syntax-level": ("level", parse_level),
+    "device": ("device", parse_device),
+    "format": ("format", parse_format),
+    "select": ("select", parse_selectors),
+    "ignore": ("ignore", parse_selectors),
+    "fail-on": ("fail_on", parse_severity),
+    "exclude": ("exclude", parse_exclude),
+    "baseline": ("baseline", parse_baseline_path),
+}
+KNOWN_KEYS = frozenset(SETTINGS)
+
+
 def from_pyproject(path: Path | None) -> Config:
     if path is None:
         return Config()
     section = load_pyproject(path)
     where = f"{path} [tool.msgraphlint]"
-    config = Config(source=path)
-    if "syntax-level" in section:
-        config = replace(config, level=parse_level(section["syntax-level"], where))
-    if "device" in section:
-        config = replace(config, device=parse_device(section["device"], where))
-    if "format" in section:
-        config = replace(config, format=parse_format(section["format"], where))
-    if "select" in section:
-        config = replace(config, select=parse_selectors(section["select"], where))
-    if "ignore" in section:
-        config = replace(config, ignore=parse_selectors(section["ignore"], where))
-    if "fail-on" in section:
-        config = replace(config, fail_on=parse_severity(section["fail-on"], where))
-    if "exclude" in section:
-        exclude = section["exclude"]
-        if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
-            raise ConfigError(f"{where}: exclude must be a list of glob patterns")
-        config = replace(config, exclude=tuple(exclude))
-    if "baseline" in section:
-        if not isinstance(section["baseline"], str) or not section["baseline"].strip():
-            raise ConfigError(f"{where}: baseline must be the path of a baseline file")
+    values = {
+        field_name: parse(section[key], where)
+        for key, (field_name, parse) in SETTINGS.items()
+        if key in section
+    }
+    if "baseline" in values:
         # Relative to the pyproject.toml's folder, so any working directory finds it.
-        config = replace(config, baseline=path.parent / section["baseline"])
-    return config
+        values["baseline"] = path.parent / values["baseline"]
+    return Config(source=path, **values)
