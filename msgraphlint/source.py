@@ -12,6 +12,7 @@ import hashlib
 import re
 import io
 import tokenize
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -98,9 +99,17 @@ def decode(raw: bytes) -> tuple[str | None, list[SourceProblem]]:
     return None, problems
 
 
+def _quiet_parse(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
+    """ast.parse without the SyntaxWarnings (invalid escapes, `1if`) it prints to stderr: they
+    are the interpreter's business, not findings of ours."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, filename=filename)
+
+
 def _python_accepts(raw: bytes) -> bool:
     try:
-        ast.parse(raw)
+        _quiet_parse(raw)
     except (SyntaxError, ValueError):
         return False
     return True
@@ -108,7 +117,7 @@ def _python_accepts(raw: bytes) -> bool:
 
 def parse(text: str, path: Path) -> tuple[ast.Module | None, SourceProblem | None]:
     try:
-        return ast.parse(text, filename=str(path), type_comments=False), None
+        return _quiet_parse(text, str(path)), None
     except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes in source
         line = getattr(error, "lineno", None) or 1
         column = max((getattr(error, "offset", None) or 1) - 1, 0)

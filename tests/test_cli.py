@@ -294,3 +294,12 @@ def test_exclude_patterns_hold_for_absolute_paths(project):
     assert run("check", str(project), cwd=project.parent)[0] == 1  # ./bad.py is still checked
     code, out, _ = run("check", str(project / "sub"), cwd=project.parent)
     assert code == 0 and "0 files checked" in out
+
+
+def test_python_syntax_warnings_do_not_leak_to_stderr(tmp_path):
+    """In a real process: pytest would swallow the warnings an in-process run prints."""
+    (tmp_path / "old.py").write_text('PATTERN = "\\d+"\nx = 1if True else 0\n')
+    script = Path(sys.executable).with_name("msgraphlint")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "msgraphlint.cli"]
+    result = subprocess.run([*command, "check", "old.py"], capture_output=True, text=True, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
