@@ -212,8 +212,7 @@ class ScopeModel:
         for function in module.functions.values():
             if (jit := jit_decoration(function, module)) is not None:
                 found.append(jit_target(function.name, module, function, None, jit))
-        found.extend(self._nested_jit_targets(module, methods))
-        found.extend(self._wrapped_jit_targets(module))
+        found.extend(self._jit_targets_outside_definitions(module, methods))
         return sorted(found, key=lambda t: (t.node.lineno, t.label))
 
     def _cell_targets(self, cls: ClassInfo) -> list[Target]:
@@ -240,35 +239,40 @@ class ScopeModel:
             )
         return targets
 
-    def _nested_jit_targets(self, module: ModuleInfo, methods: set[int]) -> list[Target]:
-        """``@jit`` functions defined inside other functions (a train step inside train())."""
-        text = module.source.text or ""
-        if "jit" not in text:
+    def _jit_targets_outside_definitions(self, module: ModuleInfo, methods: set[int]):
+        """``@jit`` functions nested in other functions (a train step inside train()), and
+        ``step = ms.jit(train_step)`` wherever it is written. One walk, only if jit is mentioned."""
+        if "jit" not in (module.source.text or ""):
             return []
         top_level = methods | {id(f) for f in module.functions.values()}
-        return [
+        defined: dict[str, list[FunctionNode]] = {}
+        assignments: list[ast.Assign] = []
+        for node in ast.walk(module.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                assignments.append(node)
+        found = [
             jit_target(node.name, module, node, None, jit)
-            for node in ast.walk(module.tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and id(node) not in top_level
-            and (jit := jit_decoration(node, module)) is not None
+            for nodes in defined.values()
+            for node in nodes
+            if id(node) not in top_level and (jit := jit_decoration(node, module)) is not None
         ]
-
-    def _wrapped_jit_targets(self, module: ModuleInfo) -> list[Target]:
-        """``step = ms.jit(train_step, ...)`` at module level."""
-        found = []
-        for name, values in module.assignments.items():
-            for call in values:
-                if not isinstance(call, ast.Call):
-                    continue
-                decorator = module.imports.qualify(call.func)
-                if decorator not in JIT_DECORATORS:
-                    continue
-                wrapped = call.args[0] if call.args else _keyword(call, "function")
-                if isinstance(wrapped, ast.Name) and wrapped.id in module.functions:
-                    jit = jit_options(call, decorator)
-                    label = f"{name} = jit({wrapped.id})"
-                    found.append(jit_target(label, module, module.functions[wrapped.id], None, jit))
+        for assignment in assignments:
+            call = assignment.value
+            decorator = module.imports.qualify(call.func)
+            if decorator not in JIT_DECORATORS:
+                continue
+            # `function=` since MindSpore 2.5, `fn=` before
+            wrapped = call.args[0] if call.args else _keyword(call, "function") or _keyword(call, "fn")
+            if not isinstance(wrapped, ast.Name):
+                continue
+            candidates = defined.get(wrapped.id, [])
+            node = module.functions.get(wrapped.id) or (candidates[0] if len(candidates) == 1 else None)
+            if node is not None:
+                names = [t.id for t in assignment.targets if isinstance(t, ast.Name)]
+                label = f"{names[0] if names else '_'} = jit({wrapped.id})"
+                found.append(jit_target(label, module, node, None, jit_options(call, decorator)))
         return found
 
     # ----- reach --------------------------------------------------------------------------

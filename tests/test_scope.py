@@ -308,7 +308,8 @@ def test_reach_stops_at_constexpr_helpers_and_jit_itself(tmp_path):
                 step = ms.jit(helper)
                 return folded(x) + also_folded(x) + helper(x)
         """})
-    assert flagged(tmp_path, "m.py") == [(13, "reached from Net.construct via helper")]
+    # helper: compiled both as `step = jit(helper)` (a root: it comes first) and via construct
+    assert flagged(tmp_path, "m.py") == [(13, None)]
 
 
 def test_inherited_construct_is_compiled_with_the_subclass_overrides(tmp_path):
@@ -410,3 +411,19 @@ def test_static_methods_have_no_self_and_long_expressions_do_not_exhaust_the_sta
                 return self.helper(y)
         """})
     assert flagged(tmp_path, "m.py") == [(6, "reached from Net.construct via helper")]
+
+
+def test_jit_wrapping_inside_a_function_makes_a_root(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        import mindspore as ms
+        def train_step(x):
+            return {HOST_CALL}
+        def main(x):
+            def eval_step(x):
+                return {HOST_CALL}
+            step = ms.jit(train_step)
+            evaluate = ms.jit(fn=eval_step)
+            return step(x), evaluate(x)
+        """})
+    assert flagged(tmp_path, "m.py") == [(4, None), (7, None)]
