@@ -62,8 +62,10 @@ class _SharedAnalysis:
             if self.engine is None:
                 self.engine = Engine()
             self._key = key
-            self._findings = [f for f in self.engine.check_file(path, raw) if f.target is not None or
-                              catalogue.rule(f.rule_id).family != "input"]
+            # Files pylint cannot read are pylint's own syntax-error/E0001: no input rules here.
+            self._findings = [
+                f for f in self.engine.check_file(path, raw) if f.rule.family != "input"
+            ]
         return self._findings
 
 

@@ -52,7 +52,6 @@ class Target:
     # at LAX unless fullgraph=True (STRICT), whatever set_context says.
     level: Level | None = None
     bytecode: bool = False  # capture_mode="bytecode": the graph is split instead of failing
-    decorator: str | None = None  # qualified jit decorator, when there is one
 
 
 @dataclass(eq=False)
@@ -172,7 +171,6 @@ class ScopeModel:
     def is_cell(self, cls: ClassInfo) -> bool:
         key = id(cls)
         if key not in self._is_cell:
-            self._is_cell[key] = False  # breaks inheritance cycles
             self._is_cell[key] = any(
                 is_mindspore_cell_name(name) for c in self.mro(cls) for name in c.base_names
             )
@@ -234,7 +232,6 @@ class ScopeModel:
                     cls,
                     level or (jit.level if jit else None),
                     bool(jit and jit.bytecode),
-                    jit.decorator if jit else None,
                 )
             )
         return targets
@@ -260,8 +257,7 @@ class ScopeModel:
         ]
         for assignment in assignments:
             call = assignment.value
-            decorator = module.imports.qualify(call.func)
-            if decorator not in JIT_DECORATORS:
+            if module.imports.qualify(call.func) not in JIT_DECORATORS:
                 continue
             # `function=` since MindSpore 2.5, `fn=` before
             wrapped = call.args[0] if call.args else _keyword(call, "function") or _keyword(call, "fn")
@@ -272,7 +268,7 @@ class ScopeModel:
             if node is not None:
                 names = [t.id for t in assignment.targets if isinstance(t, ast.Name)]
                 label = f"{names[0] if names else '_'} = jit({wrapped.id})"
-                found.append(jit_target(label, module, node, None, jit_options(call, decorator)))
+                found.append(jit_target(label, module, node, None, jit_options(call)))
         return found
 
     # ----- reach --------------------------------------------------------------------------
@@ -559,7 +555,6 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
 
 @dataclass(frozen=True)
 class JitOptions:
-    decorator: str
     level: Level | None
     bytecode: bool
 
@@ -567,11 +562,10 @@ class JitOptions:
 def jit_target(label: str, module: ModuleInfo, node: FunctionNode, owner: ClassInfo | None,
                jit: JitOptions) -> Target:
     """MindSpore 2.6+ compiles jit functions at LAX unless fullgraph=True."""
-    return Target(label, "jit", module, node, owner, jit.level or Level.LAX, jit.bytecode,
-                  jit.decorator)
+    return Target(label, "jit", module, node, owner, jit.level or Level.LAX, jit.bytecode)
 
 
-def jit_options(call: ast.Call | None, decorator: str) -> JitOptions:
+def jit_options(call: ast.Call | None) -> JitOptions:
     level = None
     bytecode = False
     if call is not None:
@@ -580,7 +574,7 @@ def jit_options(call: ast.Call | None, decorator: str) -> JitOptions:
             level = Level.STRICT
         capture = _keyword(call, "capture_mode")
         bytecode = isinstance(capture, ast.Constant) and capture.value == "bytecode"
-    return JitOptions(decorator, level, bytecode)
+    return JitOptions(level, bytecode)
 
 
 def jit_decoration(node: FunctionNode, module: ModuleInfo) -> JitOptions | None:
@@ -588,7 +582,7 @@ def jit_decoration(node: FunctionNode, module: ModuleInfo) -> JitOptions | None:
         call = decorator if isinstance(decorator, ast.Call) else None
         qualified = module.imports.qualify(call.func if call else decorator)
         if qualified in JIT_DECORATORS:
-            return jit_options(call, qualified)
+            return jit_options(call)
     return None
 
 
