@@ -131,7 +131,7 @@ def _creates_weights(cls: ClassInfo, model: ScopeModel, seen: set[int]) -> bool:
     if any(is_mindspore_cell(base) and last_name(base) in WEIGHTED_LAYERS
            for base in cls.base_names):
         return True
-    for node in ast.walk(cls.node):
+    for node in cls.module.nodes(cls.node):
         if isinstance(node, ast.Call) and (created := cls.module.imports.qualify(node.func)):
             if created in PARAMETER_CLASSES or _has_weights(created, cls.module, model, seen):
                 return True

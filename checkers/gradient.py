@@ -67,7 +67,7 @@ def is_parameter(receiver: ast.expr, ctx: FunctionContext) -> bool:
     if isinstance(receiver, ast.Attribute):
         return ctx.is_self(receiver.value) and receiver.attr in parameters
     if isinstance(receiver, ast.Name):
-        values = bound_values(receiver.id, ctx.function.node)
+        values = bound_values(receiver.id, ctx)
         return bool(values) and all(
             isinstance(value, ast.Attribute)
             and ctx.is_self(value.value)
@@ -81,7 +81,7 @@ def is_host_array(receiver: ast.expr, ctx: FunctionContext) -> bool:
     """An array made by a host copy or by numpy: ``x.asnumpy().tolist()``, ``n.tolist()``."""
     sources = [receiver]
     if isinstance(receiver, ast.Name):
-        sources = bound_values(receiver.id, ctx.function.node)
+        sources = bound_values(receiver.id, ctx)
     return any(made_on_host(source, ctx) for source in sources)
 
 
@@ -96,11 +96,6 @@ def made_on_host(expr: ast.expr, ctx: FunctionContext) -> bool:
     return False
 
 
-def bound_values(name: str, function: ast.AST) -> list[ast.expr]:
+def bound_values(name: str, ctx: FunctionContext) -> list[ast.expr]:
     """Values assigned to a plain name anywhere in the function (flow-insensitive)."""
-    return [
-        node.value
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-    ]
+    return [value for value in ctx.values.bound.get(name, ()) if value is not None]

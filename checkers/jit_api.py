@@ -84,7 +84,7 @@ class JitApi(Family):
     def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
         if REMOVED_FUNCTION_NAME not in (module.source.text or ""):
             return  # no mention, no use: spare the walk of the whole module
-        for node in ast.walk(module.tree):
+        for node in module.nodes(module.tree):
             if isinstance(node, ast.ImportFrom) and self._imports_ms_function(node):
                 ctx.report("removed-ms-function", node, f"from {node.module} import ms_function",
                            MS_FUNCTION_INSTEAD)

@@ -29,7 +29,8 @@ class Family:
     ``visit_<NodeType>(self, node, ctx)`` is called for every node of that stdlib-ast type inside a
     compiled function; ``visit_cell(self, cls, ctx)`` once for every Cell class of the module;
     ``visit_module(self, module, ctx)`` once per module (for imports and decorators, which lie
-    outside every compiled body).
+    outside every compiled body); ``visit_function(self, function, ctx)`` once for every compiled
+    function, before its nodes (for analyses that follow the statements in order, such as data flow).
     """
 
     name: str = ""
@@ -109,12 +110,15 @@ class Engine:
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
         self._cell_checks: list[Callable] = []
         self._module_checks: list[Callable] = []
+        self._function_checks: list[Callable] = []
         for family in self.families:
             for attr in dir(family):
                 if attr == "visit_cell":
                     self._cell_checks.append(getattr(family, attr))
                 elif attr == "visit_module":
                     self._module_checks.append(getattr(family, attr))
+                elif attr == "visit_function":
+                    self._function_checks.append(getattr(family, attr))
                 elif attr.startswith("visit_"):
                     node_type = getattr(ast, attr[len("visit_") :], None)
                     if isinstance(node_type, type):
@@ -157,8 +161,9 @@ class Engine:
         module = self.project.module(path) if source.tree is not None else None
         if module is not None:
             findings.extend(self._check_module(module))
-            suppressions = Suppressions(source.text or "")
-            findings = [suppressions.apply(f) for f in findings]
+            if findings:
+                suppressions = Suppressions(source.text or "")
+                findings = [suppressions.apply(f) for f in findings]
         return findings
 
     # ----- walking ------------------------------------------------------------------------
@@ -175,10 +180,12 @@ class Engine:
                     check(cls, context)
         for compiled in self.model.compiled_functions(module):
             context = FunctionContext(self, module, findings, compiled)
-            for statement in compiled.node.body:
-                for node in ast.walk(statement):
-                    for handler in self._handlers.get(type(node), ()):
-                        handler(node, context)
+            for function_check in self._function_checks:
+                function_check(compiled.node, context)
+            handlers = self._handlers
+            for node in module.body_nodes(compiled.node):
+                for handler in handlers.get(type(node), ()):
+                    handler(node, context)
         return findings
 
     # ----- making findings ----------------------------------------------------------------

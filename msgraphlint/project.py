@@ -112,7 +112,7 @@ class ClassInfo:
             params = [*method.args.posonlyargs, *method.args.args]
             self_name = params[0].arg if params else None
             pairs: list[tuple[str, ast.expr]] = []
-            for node in ast.walk(method) if self_name else ():
+            for node in self.module.nodes(method) if self_name else ():
                 if isinstance(node, ast.Assign):
                     targets, value = node.targets, node.value
                 elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
@@ -161,11 +161,36 @@ class ClassInfo:
         return names
 
 
+def preorder(roots: list[ast.AST]) -> list[ast.AST]:
+    """Every node under ``roots``, parents before children, in source order.
+
+    About twice as fast as ``ast.walk`` (no generator per node), and the result is kept per
+    function: the scope model, the value model and every rule family walk the same bodies.
+    """
+    found: list[ast.AST] = []
+    stack = list(reversed(roots))
+    pop, push, extend, add = stack.pop, stack.append, stack.extend, found.append
+    node_type = ast.AST
+    while stack:
+        node = pop()
+        add(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                if value:
+                    extend([item for item in reversed(value) if isinstance(item, node_type)])
+            elif isinstance(value, node_type):
+                push(value)
+    return found
+
+
 @dataclass(eq=False)
 class ModuleInfo:
     source: SourceFile
     name: str
     is_package: bool
+    # (kind, id(node)) -> an answer derived from that node's syntax alone, kept with the tree
+    _derived: dict[tuple[str, int], object] = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> Path:
@@ -175,6 +200,21 @@ class ModuleInfo:
     def tree(self) -> ast.Module:
         assert self.source.tree is not None
         return self.source.tree
+
+    def derived(self, kind: str, node: ast.AST, compute):
+        """Cache ``compute(node)`` for this module's tree (the tree lives as long as the module)."""
+        key = (kind, id(node))
+        if key not in self._derived:
+            self._derived[key] = compute(node)
+        return self._derived[key]
+
+    def nodes(self, node: ast.AST) -> list[ast.AST]:
+        """The node and everything under it, parents first (cached)."""
+        return self.derived("nodes", node, lambda n: preorder([n]))
+
+    def body_nodes(self, function: ast.AST) -> list[ast.AST]:
+        """Everything under a function's body statements, without its decorators and defaults."""
+        return self.derived("body", function, lambda f: preorder(f.body))
 
     @cached_property
     def imports(self) -> ImportTable:
@@ -248,6 +288,8 @@ class Project:
     _found: dict[tuple[str, int], Path | None] = field(default_factory=dict)
     generation: int = 0  # bumped when a loaded module's content is replaced
     _resolved: dict[Path, Path] = field(default_factory=dict)
+    _project_roots: dict[Path, Path] = field(default_factory=dict)
+    _listings: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def add_root(self, root: Path) -> None:
         root = root.resolve()
@@ -256,7 +298,10 @@ class Project:
 
     def add_project_of(self, path: Path) -> None:
         """Search and scan the project (nearest pyproject.toml, setup.py or .git) holding path."""
-        root = project_root_for(path)
+        folder = path if path.is_dir() else path.parent
+        if folder not in self._project_roots:  # one climb per folder, not per file
+            self._project_roots[folder] = project_root_for(folder)
+        root = self._project_roots[folder]
         self.add_root(root)
         if root not in self.scan_roots:
             self.scan_roots.append(root)
@@ -303,15 +348,27 @@ class Project:
         key = (dotted, len(self.roots))  # a new root can make a missing module findable
         if key not in self._found:
             self._found[key] = None
-            relative = Path(*dotted.split("."))
+            *folders, last = dotted.split(".")
             for root in self.roots:
-                candidates = (root / relative.with_suffix(".py"), root / relative / "__init__.py")
-                found = next((c for c in candidates if c.is_file()), None)
-                if found is not None:
-                    self._found[key] = found
+                folder = os.path.join(root, *folders)
+                entries = self._listing(folder)
+                if last + ".py" in entries:
+                    self._found[key] = Path(folder, last + ".py")
+                    break
+                if last in entries and "__init__.py" in self._listing(os.path.join(folder, last)):
+                    self._found[key] = Path(folder, last, "__init__.py")
                     break
         path = self._found[key]
         return self.module(path) if path is not None else None
+
+    def _listing(self, folder: str) -> frozenset[str]:
+        """A folder's entries, read once: module lookups probe the same folders thousands of times."""
+        if folder not in self._listings:
+            try:
+                self._listings[folder] = frozenset(os.listdir(folder))
+            except OSError:
+                self._listings[folder] = frozenset()
+        return self._listings[folder]
 
     def resolve(self, qualified: str) -> tuple[ModuleInfo, str] | None:
         """Split ``pkg.mod.Name`` into the project module that defines it and ``Name``."""

@@ -244,7 +244,7 @@ class ScopeModel:
         top_level = methods | {id(f) for f in module.functions.values()}
         defined: dict[str, list[FunctionNode]] = {}
         assignments: list[ast.Assign] = []
-        for node in ast.walk(module.tree):
+        for node in module.nodes(module.tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defined.setdefault(node.name, []).append(node)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
@@ -352,7 +352,7 @@ class ScopeModel:
         """A CallEdge for each call in ``caller`` that resolves to project code."""
         module, node, owner = caller.module, caller.node, caller.owner
         self_name = first_parameter(node) if owner is not None and not is_static(node) else None
-        for call in ast.walk(node):
+        for call in module.nodes(node):
             if not isinstance(call, ast.Call):
                 continue
             func = call.func
@@ -598,7 +598,7 @@ def cell_level_override(cls: ClassInfo) -> Level | None:
     """``self.set_jit_config(JitConfig(jit_syntax_level=ms.STRICT))`` in the Cell's own code."""
     if "set_jit_config" not in (cls.module.source.text or ""):
         return None
-    for node in ast.walk(cls.node):
+    for node in cls.module.nodes(cls.node):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

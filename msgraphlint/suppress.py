@@ -37,8 +37,8 @@ class Suppressions:
         self.skip_file = False
         self._by_line: dict[int, set[str]] = {}
         self._except: dict[int, set[str]] = {}  # re-enabled inside a `disable=all` block
-        if "pylint" not in text and "msgraphlint" not in text:
-            return
+        if not _PRAGMA.search(text):
+            return  # tokenizing costs more than parsing: only when a pragma may be there
         lines = split_lines(text)
         for line_no, comment in comment_lines(text).items():
             for match in _PRAGMA.finditer(comment):

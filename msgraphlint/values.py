@@ -37,6 +37,59 @@ STATIC_CALLS = frozenset(
 )
 
 
+class FunctionSyntax:
+    """What one function's syntax alone says: its bindings, parameters, globals and parents.
+
+    Kept with the module's tree (``ModuleInfo.derived``): a helper reached from many roots has one
+    FunctionValues per root but is read only once.
+    """
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef, module: ModuleInfo):
+        self.node = node
+        self.module = module
+        self.bindings = list(_bindings(node, module.nodes(node)))
+        # name -> the values bound to it; None where it is bound other than by `name = value`
+        self.bound: dict[str, list[ast.expr | None]] = {}
+        for target, value, plain in self.bindings:
+            for name in _bound_names(target):
+                self.bound.setdefault(name, []).append(value if plain else None)
+
+    @cached_property
+    def parameter_names(self) -> frozenset[str]:
+        """Parameters of the function and of the functions and lambdas nested in it."""
+        names: set[str] = set()
+        for node in self.module.nodes(self.node):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = node.args
+                every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+                names.update(arg.arg for arg in every if arg is not None)
+        return frozenset(names)
+
+    @cached_property
+    def global_names(self) -> frozenset[str]:
+        """Names the function declares ``global``."""
+        return frozenset(
+            name
+            for node in self.module.nodes(self.node)
+            if isinstance(node, ast.Global)
+            for name in node.names
+        )
+
+    @cached_property
+    def local_names(self) -> frozenset[str]:
+        """Every name bound inside the function, nested functions included."""
+        return self.parameter_names | frozenset(self.bound)
+
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        """id(node) -> its parent, for the nodes of this function."""
+        return {
+            id(child): node
+            for node in self.module.nodes(self.node)
+            for child in ast.iter_child_nodes(node)
+        }
+
+
 class FunctionValues:
     """Which expressions of one compiled function carry variables."""
 
@@ -53,6 +106,7 @@ class FunctionValues:
         construct and jit functions, whose parameters are the graph's inputs)."""
         self.node = node
         self.module = module
+        self.syntax: FunctionSyntax = module.derived("syntax", node, lambda n: FunctionSyntax(n, module))
         self.self_name = None
         params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         if is_method and params:
@@ -69,12 +123,7 @@ class FunctionValues:
         self._propagate()
 
     def _propagate(self) -> None:
-        bindings = list(_bindings(self.node))
-        # name -> the values bound to it; None where it is bound other than by `name = value`
-        self.bound: dict[str, list[ast.expr | None]] = {}
-        for target, value, plain in bindings:
-            for name in _bound_names(target):
-                self.bound.setdefault(name, []).append(value if plain else None)
+        bindings = self.syntax.bindings
         changed = True
         while changed:
             changed = False
@@ -85,6 +134,26 @@ class FunctionValues:
                             self.names.add(name)
                             changed = True
 
+    @property
+    def bound(self) -> dict[str, list[ast.expr | None]]:
+        return self.syntax.bound
+
+    @property
+    def parameter_names(self) -> frozenset[str]:
+        return self.syntax.parameter_names
+
+    @property
+    def global_names(self) -> frozenset[str]:
+        return self.syntax.global_names
+
+    @property
+    def local_names(self) -> frozenset[str]:
+        return self.syntax.local_names
+
+    @property
+    def parents(self) -> dict[int, ast.AST]:
+        return self.syntax.parents
+
     def assigned_values(self, name: str) -> list[ast.expr]:
         """The values of ``name = value`` statements when that is the only way ``name`` is
         bound in the function (not a parameter, loop variable or unpacking target); else []."""
@@ -92,36 +161,6 @@ class FunctionValues:
         if not values or name in self.parameter_names or any(v is None for v in values):
             return []
         return values  # type: ignore[return-value]
-
-    @cached_property
-    def parameter_names(self) -> frozenset[str]:
-        """Parameters of the function and of the functions and lambdas nested in it."""
-        names: set[str] = set()
-        for node in ast.walk(self.node):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                args = node.args
-                every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-                names.update(arg.arg for arg in every if arg is not None)
-        return frozenset(names)
-
-    @cached_property
-    def global_names(self) -> frozenset[str]:
-        """Names the function declares ``global``."""
-        return frozenset(
-            name for node in ast.walk(self.node) if isinstance(node, ast.Global) for name in node.names
-        )
-
-    @cached_property
-    def local_names(self) -> frozenset[str]:
-        """Every name bound inside the function, nested functions included."""
-        return self.parameter_names | frozenset(self.bound)
-
-    @cached_property
-    def parents(self) -> dict[int, ast.AST]:
-        """id(node) -> its parent, for the nodes of this function."""
-        return {
-            id(child): node for node in ast.walk(self.node) for child in ast.iter_child_nodes(node)
-        }
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
@@ -171,10 +210,11 @@ class FunctionValues:
                 return False, [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
 
 
-def _bindings(function: ast.AST):
-    """(target, value, plain) for every binding in a function; value None means 'unknown';
-    plain means a `name = value` assignment (not a loop, augmented assignment, import...)."""
-    for node in ast.walk(function):
+def _bindings(function: ast.AST, nodes: list[ast.AST]):
+    """(target, value, plain) for every binding in a function (``nodes``: all its nodes); value
+    None means 'unknown'; plain means a `name = value` assignment (not a loop, augmented
+    assignment, import...)."""
+    for node in nodes:
         match node:
             case ast.Assign(targets=targets, value=value):
                 for target in targets:
