@@ -9,8 +9,11 @@ module and turns the findings into messages.
 from __future__ import annotations
 
 import ast
+import multiprocessing
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,9 +134,29 @@ class Engine:
         paths: Iterable[Path],
         excluded: Callable[[Path], bool] = lambda path: False,
         raw: dict[Path, bytes] | None = None,
+        jobs: int = 1,
     ) -> CheckRun:
-        """Check every Python file below ``paths``; one file's crash never hides the others."""
-        run = CheckRun()
+        """Check every Python file below ``paths``; one file's crash never hides the others.
+
+        With ``jobs`` > 1 and enough files, contiguous slices of the file list (neighbours share
+        imports) are checked in that many processes; the findings come back in the same order.
+        """
+        files = self.files_below(paths, excluded, raw)
+        if jobs > 1 and not raw and len(files) >= MIN_FILES_PER_JOB * 2:
+            families = [type(family) for family in self.families]
+            run = check_in_processes(files, jobs, families, self.project)
+        else:
+            run = self.check_files(files, raw)
+        run.findings.sort(key=Finding.sort_key)
+        return run
+
+    def files_below(
+        self,
+        paths: Iterable[Path],
+        excluded: Callable[[Path], bool],
+        raw: dict[Path, bytes] | None = None,
+    ) -> list[Path]:
+        """The files to check, each once however it was named (links, overlapping folders)."""
         files: list[Path] = []
         for path in paths:
             if raw and path in raw:
@@ -142,7 +165,11 @@ class Engine:
             self.project.add_project_of(path)
             files.extend(f for f in walk_python_files(path) if not excluded(f))
         unique = {self.project.real_path(path): path for path in reversed(files)}
-        for path in reversed(unique.values()):  # each file once, however it was named
+        return list(reversed(unique.values()))
+
+    def check_files(self, files: list[Path], raw: dict[Path, bytes] | None = None) -> CheckRun:
+        run = CheckRun()
+        for path in files:
             run.files += 1
             try:
                 run.findings.extend(self.check_file(path, (raw or {}).get(path)))
@@ -150,7 +177,6 @@ class Engine:
                 run.internal_errors.append(f"{path}: too deeply nested to analyse")
             except Exception as error:  # noqa: BLE001 - reported, and the run goes on
                 run.internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report)")
-        run.findings.sort(key=Finding.sort_key)
         return run
 
     def check_file(self, path: Path, raw: bytes | None = None) -> list[Finding]:
@@ -243,6 +269,64 @@ class Engine:
             end_column=problem.column + 1,
             args=(problem.detail,),
         )
+
+
+# Below this many files per process, starting the processes costs more than it saves.
+MIN_FILES_PER_JOB = 32
+
+
+def check_in_processes(
+    files: list[Path], jobs: int, family_types: list[type], project: Project
+) -> CheckRun:
+    """Check slices of ``files`` in ``jobs`` processes, balanced by size, merged in file order.
+
+    Each process starts from the same project roots as this one, so that it looks up modules
+    and importers exactly where a single process would.
+    """
+    slices = balanced_slices(files, jobs)
+    roots = (list(project.roots), list(project.scan_roots))
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    count = len(slices)
+    try:
+        with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+            parts = list(pool.map(_check_slice, [family_types] * count, [roots] * count, slices))
+    except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
+        parts = [_check_slice(family_types, roots, files)]
+    merged = CheckRun()
+    for part in parts:
+        merged.findings.extend(part.findings)
+        merged.files += part.files
+        merged.internal_errors.extend(part.internal_errors)
+    return merged
+
+
+def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
+    """``count`` contiguous runs of ``files`` with about the same number of bytes each."""
+    sizes = []
+    for path in files:
+        try:
+            sizes.append(path.stat().st_size + 1)
+        except OSError:
+            sizes.append(1)
+    total, slices, current, filled = sum(sizes), [], [], 0
+    for path, size in zip(files, sizes):
+        current.append(path)
+        filled += size
+        if filled >= total * (len(slices) + 1) / count and len(slices) < count - 1:
+            slices.append(current)
+            current = []
+    slices.append(current)
+    return [chunk for chunk in slices if chunk]
+
+
+def _check_slice(
+    family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path]
+) -> CheckRun:
+    search, scan = roots
+    project = Project(roots=list(search), scan_roots=list(scan))
+    engine = Engine(families=[family_type() for family_type in family_types], project=project)
+    return engine.check_files(files)
 
 
 def default_families() -> list[Family]:

@@ -474,14 +474,30 @@ class ScopeModel:
             self._closure_done.add(id(current))
             for target in self.targets(current):
                 for compiled in self.reach(target):
-                    kept = self._compiled.setdefault(id(compiled.node), compiled)
-                    if kept is not compiled and kept.variable_params is not None:
-                        if compiled.variable_params is None:
-                            kept.variable_params = None
-                        else:
-                            kept.variable_params |= compiled.variable_params
-                        self._values.pop(id(kept), None)
+                    self._keep(compiled)
             stack.extend(self.project.importers_of(current))
+
+    def _keep(self, compiled: CompiledFunction) -> None:
+        """One CompiledFunction per function: the variables of every path, and the path that
+        sorts first (shortest, then by root), so that the report does not depend on the order
+        in which files were checked (or on how they were split between processes)."""
+        key = id(compiled.node)
+        kept = self._compiled.get(key)
+        if kept is None:
+            self._compiled[key] = compiled
+            return
+        if kept is compiled:
+            return
+        if compiled.variable_params is None or kept.variable_params is None:
+            variables = None
+        else:
+            variables = kept.variable_params | compiled.variable_params
+        if path_order(compiled) < path_order(kept):
+            self._values.pop(id(kept), None)
+            kept = self._compiled[key] = replace_variables(compiled, variables)
+        elif variables != kept.variable_params:
+            kept.variable_params = variables
+        self._values.pop(id(kept), None)
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
         self.sync()
@@ -489,6 +505,19 @@ class ScopeModel:
 
 
 # ----- helpers that read one node --------------------------------------------------------
+
+
+def path_order(compiled: CompiledFunction) -> tuple:
+    target = compiled.target
+    return (len(compiled.via), str(target.module.path), target.node.lineno, target.label, compiled.via)
+
+
+def replace_variables(compiled: CompiledFunction, variables: set[str] | None) -> CompiledFunction:
+    """A copy (the reach lists keep the original) with the merged variable parameters."""
+    return CompiledFunction(
+        compiled.module, compiled.node, compiled.owner, compiled.target, compiled.via,
+        None if variables is None else set(variables),
+    )
 
 
 def is_mindspore_cell_name(qualified: str) -> bool:

@@ -1,0 +1,55 @@
+"""--jobs: processes split the files, and the report is the one a single process gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msgraphlint.analyze import MIN_FILES_PER_JOB, Engine, balanced_slices
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def report(run) -> list[tuple]:
+    return [(str(f.path), f.line, f.column, f.rule_id, f.message) for f in run.findings]
+
+
+def test_processes_report_what_one_process_reports():
+    samples = ROOT / "samples"
+    serial = Engine().check_paths([samples], jobs=1)
+    parallel = Engine().check_paths([samples], jobs=3)
+    assert serial.files >= MIN_FILES_PER_JOB * 2, "too few samples to exercise the process pool"
+    assert parallel.files == serial.files
+    assert report(parallel) == report(serial)
+    assert parallel.internal_errors == serial.internal_errors
+
+
+def test_helper_findings_keep_the_same_path_whichever_file_came_first(tmp_path):
+    """The first path kept for a helper must not depend on which importer was checked first."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "helpers.py").write_text(
+        "import numpy as np\n\ndef norm(x):\n    return np.linalg.norm(x.asnumpy())\n"
+    )
+    for name in ("a_net", "b_net"):
+        (tmp_path / f"{name}.py").write_text(
+            "from mindspore import nn\nfrom helpers import norm\n\n"
+            f"class {name.title().replace('_', '')}(nn.Cell):\n"
+            "    def construct(self, x):\n        return norm(x)\n"
+        )
+    forward = Engine().check_paths([tmp_path / "a_net.py", tmp_path / "b_net.py", tmp_path / "helpers.py"])
+    backward = Engine().check_paths([tmp_path / "b_net.py", tmp_path / "a_net.py", tmp_path / "helpers.py"])
+    helper_messages = {f.message for f in forward.findings if f.path.name == "helpers.py"}
+    assert helper_messages, "the helper should be reached from both Cells"
+    assert helper_messages == {f.message for f in backward.findings if f.path.name == "helpers.py"}
+    assert all("ANet.construct" in message for message in helper_messages)
+
+
+def test_slices_are_contiguous_balanced_and_complete(tmp_path):
+    files = []
+    for index, size in enumerate([10, 10, 10, 10, 1000, 10, 10, 10]):
+        path = tmp_path / f"f{index}.py"
+        path.write_text("#" * size)
+        files.append(path)
+    slices = balanced_slices(files, 2)
+    assert [path for chunk in slices for path in chunk] == files
+    assert len(slices) == 2
+    assert files[4] in slices[0]  # the big file fills the first half on its own
