@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import multiprocessing
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -17,9 +18,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import ResultCache, file_record
 from .catalogue import rule as lookup_rule
 from .findings import Finding
-from .project import ClassInfo, ModuleInfo, Project, walk_python_files
+from .project import ClassInfo, ModuleInfo, Project, module_name_for, walk_python_files
 from .scope import CompiledFunction, ScopeModel
 from .source import SourceFile
 from .suppress import Suppressions
@@ -94,6 +96,9 @@ class CheckRun:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     internal_errors: list[str] = field(default_factory=list)
+    # For the result cache: per checked file, and per module whose targets were reached.
+    records: dict[str, dict] = field(default_factory=dict)
+    unit_reads: dict[str, frozenset] = field(default_factory=dict)
 
 
 def char_column(line_text: str, byte_offset: int) -> int:
@@ -107,6 +112,7 @@ def char_column(line_text: str, byte_offset: int) -> int:
 class Engine:
     families: list[Family] = field(default_factory=lambda: default_families())
     project: Project = field(default_factory=Project)
+    cache: ResultCache | None = None  # whole-path runs only; editors' buffers are never cached
 
     def __post_init__(self) -> None:
         self.model = ScopeModel(self.project)
@@ -142,11 +148,25 @@ class Engine:
         imports) are checked in that many processes; the findings come back in the same order.
         """
         files = self.files_below(paths, excluded, raw)
-        if jobs > 1 and not raw and len(files) >= MIN_FILES_PER_JOB * 2:
+        cached: dict[Path, list[Finding]] = {}
+        if self.cache is not None and not raw:
+            self.cache.open(self.project)
+            for path in files:
+                if (findings := self.cache.lookup(path, self.project)) is not None:
+                    cached[path] = findings
+        to_check = [path for path in files if path not in cached]
+        record = self.cache is not None and not raw
+        if jobs > 1 and not raw and len(to_check) >= MIN_FILES_PER_JOB * 2:
             families = [type(family) for family in self.families]
-            run = check_in_processes(files, jobs, families, self.project)
+            run = check_in_processes(to_check, jobs, families, self.project, record)
         else:
-            run = self.check_files(files, raw)
+            run = self.check_files(to_check, raw, record)
+        if record:
+            self.cache.store(run.records, run.unit_reads)
+            self.cache.save()
+        for findings in cached.values():
+            run.findings.extend(findings)
+        run.files += len(cached)
         run.findings.sort(key=Finding.sort_key)
         return run
 
@@ -165,18 +185,37 @@ class Engine:
             self.project.add_project_of(path)
             files.extend(f for f in walk_python_files(path) if not excluded(f))
         unique = {self.project.real_path(path): path for path in reversed(files)}
-        return list(reversed(unique.values()))
+        files = list(reversed(unique.values()))
+        for path in files:
+            # Every file's package root up front: module lookups then give the same answer
+            # whatever order (and whichever process) the files are checked in.
+            self.project.add_root(module_name_for(path)[2])
+        return files
 
-    def check_files(self, files: list[Path], raw: dict[Path, bytes] | None = None) -> CheckRun:
+    def check_files(
+        self, files: list[Path], raw: dict[Path, bytes] | None = None, record: bool = False
+    ) -> CheckRun:
+        """Check files one by one; with ``record``, keep what each file's findings were computed
+        from (``run.records``) for the result cache."""
         run = CheckRun()
+        reads = self.project.reads
         for path in files:
             run.files += 1
             try:
-                run.findings.extend(self.check_file(path, (raw or {}).get(path)))
+                if not record:
+                    run.findings.extend(self.check_file(path, (raw or {}).get(path)))
+                    continue
+                with reads.recording() as read:
+                    findings = self.check_file(path)
+                digest = self.project.source(path).digest
+                run.records[os.path.abspath(path)] = file_record(digest, findings, read)
+                run.findings.extend(findings)
             except RecursionError:
                 run.internal_errors.append(f"{path}: too deeply nested to analyse")
             except Exception as error:  # noqa: BLE001 - reported, and the run goes on
                 run.internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report)")
+        if record:
+            run.unit_reads = dict(self.model.unit_reads)
         return run
 
     def check_file(self, path: Path, raw: bytes | None = None) -> list[Finding]:
@@ -276,7 +315,7 @@ MIN_FILES_PER_JOB = 32
 
 
 def check_in_processes(
-    files: list[Path], jobs: int, family_types: list[type], project: Project
+    files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False
 ) -> CheckRun:
     """Check slices of ``files`` in ``jobs`` processes, balanced by size, merged in file order.
 
@@ -290,14 +329,19 @@ def check_in_processes(
     count = len(slices)
     try:
         with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-            parts = list(pool.map(_check_slice, [family_types] * count, [roots] * count, slices))
+            parts = list(
+                pool.map(_check_slice, [family_types] * count, [roots] * count, slices,
+                         [record] * count)
+            )
     except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
-        parts = [_check_slice(family_types, roots, files)]
+        parts = [_check_slice(family_types, roots, files, record)]
     merged = CheckRun()
     for part in parts:
         merged.findings.extend(part.findings)
         merged.files += part.files
         merged.internal_errors.extend(part.internal_errors)
+        merged.records.update(part.records)
+        merged.unit_reads.update(part.unit_reads)
     return merged
 
 
@@ -321,12 +365,13 @@ def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
 
 
 def _check_slice(
-    family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path]
+    family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path],
+    record: bool = False,
 ) -> CheckRun:
     search, scan = roots
     project = Project(roots=list(search), scan_roots=list(scan))
     engine = Engine(families=[family_type() for family_type in family_types], project=project)
-    return engine.check_files(files)
+    return engine.check_files(files, record=record)
 
 
 def default_families() -> list[Family]:

@@ -11,6 +11,7 @@ import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
@@ -276,6 +277,40 @@ def _module_level(body: list[ast.stmt]):
             yield from _module_level(stmt.orelse)
 
 
+class ReadLog:
+    """What an answer was computed from, for the result cache: files read, module lookups and
+    importer queries. Recording is off unless a cache asks for it; open recordings nest, and an
+    inner one's reads count for the outer ones too."""
+
+    def __init__(self) -> None:
+        self._open: list[set[tuple]] = []
+
+    @property
+    def active(self) -> bool:
+        return bool(self._open)
+
+    def note(self, item: tuple) -> None:
+        if self._open:
+            self._open[-1].add(item)
+
+    def note_all(self, items: frozenset[tuple]) -> None:
+        if self._open and items:
+            self._open[-1].update(items)
+
+    @contextmanager
+    def recording(self, merge: bool = True):
+        """Collect the reads of a computation; ``merge=False`` keeps them out of the enclosing
+        recordings (for a unit the enclosing one refers to by name instead)."""
+        reads: set[tuple] = set()
+        self._open.append(reads)
+        try:
+            yield reads
+        finally:
+            self._open.pop()
+            if merge and self._open:
+                self._open[-1].update(reads)
+
+
 @dataclass
 class Project:
     """Loads modules on demand and caches them; the one place files are read."""
@@ -290,6 +325,7 @@ class Project:
     _resolved: dict[Path, Path] = field(default_factory=dict)
     _project_roots: dict[Path, Path] = field(default_factory=dict)
     _listings: dict[str, frozenset[str]] = field(default_factory=dict)
+    reads: ReadLog = field(default_factory=ReadLog)
 
     def add_root(self, root: Path) -> None:
         root = root.resolve()
@@ -332,6 +368,8 @@ class Project:
         """The parsed module at ``path`` (None if it cannot be parsed)."""
         key = self.real_path(path)
         source = self.source(path, raw)
+        if self.reads.active:
+            self.reads.note(("file", str(key), source.digest.hex()))
         if key not in self._modules:
             info = None
             if source.tree is not None:
@@ -345,6 +383,13 @@ class Project:
         """A project module by dotted name, searched under every root."""
         if not dotted:
             return None
+        path = self.locate(dotted)
+        if self.reads.active:
+            self.reads.note(("lookup", dotted, str(path) if path else ""))
+        return self.module(path) if path is not None else None
+
+    def locate(self, dotted: str) -> Path | None:
+        """Where a dotted module name is found under the roots, without reading it."""
         key = (dotted, len(self.roots))  # a new root can make a missing module findable
         if key not in self._found:
             self._found[key] = None
@@ -358,8 +403,7 @@ class Project:
                 if last in entries and "__init__.py" in self._listing(os.path.join(folder, last)):
                     self._found[key] = Path(folder, last, "__init__.py")
                     break
-        path = self._found[key]
-        return self.module(path) if path is not None else None
+        return self._found[key]
 
     def _listing(self, folder: str) -> frozenset[str]:
         """A folder's entries, read once: module lookups probe the same folders thousands of times."""
@@ -409,12 +453,15 @@ class Project:
         short = module.name.rsplit(".", 1)[-1] if module.name else module.path.stem
         if short == "__init__" or not short:
             return []
-        found: list[ModuleInfo] = []
-        seen: set[Path] = {self.real_path(module.path)}
+        paths = self.importer_paths(short)
+        if self.reads.active:
+            self.reads.note(("importers", short, tuple(str(path) for path in paths)))
+        own = self.real_path(module.path)
+        return [other for path in paths if path != own and (other := self.module(path)) is not None]
+
+    def importer_paths(self, short: str) -> list[Path]:
+        """Files whose import lines mention the name ``short``, in a stable order."""
+        found: set[Path] = set()
         for root in self.scan_roots:
-            for path in sorted(self._index_for(root).get(short, ())):
-                if path not in seen:
-                    seen.add(path)
-                    if (other := self.module(path)) is not None:
-                        found.append(other)
-        return found
+            found.update(self._index_for(root).get(short, ()))
+        return sorted(found)

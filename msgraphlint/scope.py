@@ -102,7 +102,10 @@ class ScopeModel:
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
-    _closure_done: set[int] = field(default_factory=set)
+    # id(module) -> its importers, once its targets have been reached
+    _closure_done: dict[int, list[ModuleInfo]] = field(default_factory=dict)
+    # module file -> what reaching its targets read (for the result cache, when recording)
+    unit_reads: dict[str, frozenset[tuple]] = field(default_factory=dict)
     _generation: int = 0
 
     def sync(self) -> None:
@@ -115,14 +118,31 @@ class ScopeModel:
                 cache.clear()
             self._closure_done.clear()
 
+    def memo(self, cache: dict, key, compute):
+        """``cache[key]``, computed once; each answer remembers what it read (files, lookups,
+        importer queries) and reports it again whenever it is reused, so that the result cache
+        knows every file a finding depends on. Checkers keep their cross-file answers here too."""
+        reads = self.project.reads
+        if key in cache:
+            value, read = cache[key]
+            reads.note_all(read)
+            return value
+        if not reads.active:
+            value = compute()
+            cache[key] = (value, frozenset())
+            return value
+        with reads.recording() as read:
+            value = compute()
+        cache[key] = (value, frozenset(read))
+        return value
+
     # ----- classes -----------------------------------------------------------------------
 
     def resolve_class(self, qualified: str, near: ModuleInfo, depth: int = 0) -> ClassInfo | None:
         """The project class a qualified name denotes, following re-exports (cached)."""
-        key = (qualified, id(near))
-        if key not in self._classes:
-            self._classes[key] = self._resolve_class(qualified, near, depth)
-        return self._classes[key]
+        return self.memo(
+            self._classes, (qualified, id(near)), lambda: self._resolve_class(qualified, near, depth)
+        )
 
     def _resolve_class(self, qualified: str, near: ModuleInfo, depth: int) -> ClassInfo | None:
         if depth > MAX_BASE_DEPTH:
@@ -152,10 +172,7 @@ class ScopeModel:
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
         """The class and its project base classes, depth first, each once (cycles end)."""
-        key = id(cls)
-        if key not in self._mro:
-            self._mro[key] = self._linearise(cls)
-        return self._mro[key]
+        return self.memo(self._mro, id(cls), lambda: self._linearise(cls))
 
     def _linearise(self, cls: ClassInfo) -> list[ClassInfo]:
         order: list[ClassInfo] = []
@@ -169,12 +186,11 @@ class ScopeModel:
         return order
 
     def is_cell(self, cls: ClassInfo) -> bool:
-        key = id(cls)
-        if key not in self._is_cell:
-            self._is_cell[key] = any(
-                is_mindspore_cell_name(name) for c in self.mro(cls) for name in c.base_names
-            )
-        return self._is_cell[key]
+        return self.memo(
+            self._is_cell,
+            id(cls),
+            lambda: any(is_mindspore_cell_name(n) for c in self.mro(cls) for n in c.base_names),
+        )
 
     def is_jit_class(self, cls: ClassInfo) -> bool:
         return JIT_CLASS_DECORATOR in cls.decorator_names
@@ -189,10 +205,7 @@ class ScopeModel:
 
     def targets(self, module: ModuleInfo) -> list[Target]:
         """The compiled roots defined in one module, in source order."""
-        key = id(module)
-        if key not in self._targets:
-            self._targets[key] = self._find_targets(module)
-        return self._targets[key]
+        return self.memo(self._targets, id(module), lambda: self._find_targets(module))
 
     def _find_targets(self, module: ModuleInfo) -> list[Target]:
         found: list[Target] = []
@@ -276,9 +289,9 @@ class ScopeModel:
     def reach(self, target: Target) -> list[CompiledFunction]:
         """Every function compiled for ``target``, root first, breadth first (shortest paths),
         each knowing which of its parameters receive variables from compiled call sites."""
-        key = id(target)
-        if key in self._reach:
-            return self._reach[key]
+        return self.memo(self._reach, id(target), lambda: self._reach_from(target))
+
+    def _reach_from(self, target: Target) -> list[CompiledFunction]:
         root = CompiledFunction(target.module, target.node, target.cell, target)
         reached = {id(target.node): root}
         edges: list[tuple[CompiledFunction, CallEdge]] = []
@@ -295,8 +308,7 @@ class ScopeModel:
                     reached[id(edge.node)] = compiled
                     queue.append(compiled)
         self._propagate_variables(reached, edges)
-        self._reach[key] = list(reached.values())
-        return self._reach[key]
+        return list(reached.values())
 
     def _propagate_variables(self, reached: dict[int, CompiledFunction], edges) -> None:
         """A helper's parameter is a variable when some compiled caller passes one (fixpoint)."""
@@ -316,18 +328,18 @@ class ScopeModel:
 
     def values(self, compiled: CompiledFunction) -> FunctionValues:
         """Constants versus variables inside one compiled function (cached)."""
-        key = id(compiled)
-        if key not in self._values:
-            classes = self.self_classes(compiled)
-            self._values[key] = FunctionValues(
-                compiled.node,
-                compiled.module,
-                is_method=compiled.owner is not None and not is_static(compiled.node),
-                parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
-                method_names=frozenset(name for c in classes for name in c.methods),
-                variable_params=compiled.variable_params,
-            )
-        return self._values[key]
+        return self.memo(self._values, id(compiled), lambda: self._function_values(compiled))
+
+    def _function_values(self, compiled: CompiledFunction) -> FunctionValues:
+        classes = self.self_classes(compiled)
+        return FunctionValues(
+            compiled.node,
+            compiled.module,
+            is_method=compiled.owner is not None and not is_static(compiled.node),
+            parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
+            method_names=frozenset(name for c in classes for name in c.methods),
+            variable_params=compiled.variable_params,
+        )
 
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
         """The classes whose attributes ``self`` has in a compiled function: the target's Cell
@@ -463,19 +475,35 @@ class ScopeModel:
     def _reach_upstream(self, module: ModuleInfo) -> None:
         """Reach every target of ``module`` and of its importers, transitively, once per run.
 
-        The done-set is global: a module whose closure was walked for an earlier file is not
-        walked again, which keeps a whole-project run linear in the import graph.
+        Each module's own work (its targets' reach, its importers) is done once per run, which
+        keeps a whole-project run linear in the import graph. When the result cache records
+        reads, each module's work is recorded as a unit of its own: the cache finds a file's
+        upstream units through the recorded importer queries, instead of every file's entry
+        repeating the reads of a closure that may span the whole project.
         """
+        reads = self.project.reads
         stack = [module]
         while stack:
             current = stack.pop()
             if id(current) in self._closure_done:
                 continue
-            self._closure_done.add(id(current))
-            for target in self.targets(current):
-                for compiled in self.reach(target):
-                    self._keep(compiled)
-            stack.extend(self.project.importers_of(current))
+            if reads.active:
+                with reads.recording(merge=False) as read:
+                    importers = self._reach_module(current)
+                name = str(self.project.real_path(current.path))
+                read.add(("file", name, current.source.digest.hex()))
+                self.unit_reads[name] = frozenset(read)
+            else:
+                importers = self._reach_module(current)
+            self._closure_done[id(current)] = importers
+            stack.extend(importers)
+
+    def _reach_module(self, module: ModuleInfo) -> list[ModuleInfo]:
+        """Reach the targets of one module; returns its importers, the next to walk."""
+        for target in self.targets(module):
+            for compiled in self.reach(target):
+                self._keep(compiled)
+        return self.project.importers_of(module)
 
     def _keep(self, compiled: CompiledFunction) -> None:
         """One CompiledFunction per function: the variables of every path, and the path that

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 import pytest
 
 _exit_status = 0
+# The CLI caches results by default; tests (and the msgraphlint processes they start) must not
+# read or fill the user's cache. One fresh folder per session; tests that test the cache make
+# their own.
+os.environ["MSGRAPHLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="msgraphlint-test-cache-")
 
 
 def pytest_sessionfinish(session, exitstatus):

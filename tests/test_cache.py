@@ -1,0 +1,111 @@
+"""The per-file result cache: hits on unchanged files, misses whenever something a file's findings
+were computed from has changed, in that file or in another one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from msgraphlint.analyze import Engine
+from msgraphlint.cache import ResultCache
+
+CELL_USING_NUMPY = """\
+import numpy as np
+from base import Base
+
+
+class Net(Base):
+    def construct(self, x):
+        return np.sum(x)
+"""
+CELL_BASE = "from mindspore import nn\n\n\nclass Base(nn.Cell):\n    pass\n"
+PLAIN_BASE = "class Base:\n    pass\n"
+
+
+def run(folder: Path, cache_dir: Path):
+    cache = ResultCache(folder=cache_dir)
+    result = Engine(cache=cache).check_paths([folder])
+    return cache.hits, sorted((f.path.name, f.line, f.rule_id) for f in result.findings)
+
+
+@pytest.fixture
+def project(tmp_path):
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text("")
+    return folder
+
+
+def test_an_unchanged_rerun_hits_every_file_with_the_same_findings(project, tmp_path):
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    hits, first = run(project, tmp_path / "cache")
+    assert hits == 0 and first, "the numpy call in construct should be found"
+    hits, second = run(project, tmp_path / "cache")
+    assert hits == 2
+    assert second == first
+
+
+def test_a_changed_base_class_in_another_file_invalidates_the_subclass(project, tmp_path):
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    _, before = run(project, tmp_path / "cache")
+    assert any(name == "net.py" for name, _, _ in before)
+    (project / "base.py").write_text(PLAIN_BASE)  # Net is no Cell any more
+    hits, after = run(project, tmp_path / "cache")
+    assert hits == 0
+    assert not any(name == "net.py" for name, _, _ in after)
+
+
+def test_a_module_created_where_a_lookup_failed_invalidates(project, tmp_path):
+    (project / "net.py").write_text(CELL_USING_NUMPY)  # base.py does not exist yet
+    _, before = run(project, tmp_path / "cache")
+    assert before == []
+    (project / "base.py").write_text(CELL_BASE)
+    _, after = run(project, tmp_path / "cache")
+    assert any(name == "net.py" for name, _, _ in after)
+
+
+def test_a_new_importer_that_compiles_a_helper_invalidates_the_helper(project, tmp_path):
+    (project / "helpers.py").write_text(
+        "import numpy as np\n\n\ndef total(x):\n    return np.sum(x)\n"
+    )
+    _, before = run(project, tmp_path / "cache")
+    assert before == [], "a helper no Cell calls is not compiled"
+    (project / "net.py").write_text(
+        "from mindspore import nn\nfrom helpers import total\n\n\n"
+        "class Net(nn.Cell):\n    def construct(self, x):\n        return total(x)\n"
+    )
+    hits, after = run(project, tmp_path / "cache")
+    assert ("helpers.py", 5) in {(name, line) for name, line, _ in after}
+    assert hits == 0
+
+
+def test_an_edit_rechecks_the_files_it_can_affect_and_no_others(project, tmp_path):
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    (project / "alone.py").write_text("def f(x):\n    return x\n")
+    run(project, tmp_path / "cache")
+    (project / "net.py").write_text(CELL_USING_NUMPY + "\n# edited\n")
+    hits, _ = run(project, tmp_path / "cache")
+    # base.py again (net.py imports it: its Cells could compile base.py's functions); alone.py
+    # is cached.
+    assert hits == 1
+
+
+def test_a_damaged_cache_is_a_miss_not_an_error(project, tmp_path):
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    _, first = run(project, tmp_path / "cache")
+    for stored in (tmp_path / "cache").glob("*.json"):
+        document = json.loads(stored.read_text())
+        document["reads"] = document["reads"][:1]  # indices now point nowhere
+        stored.write_text(json.dumps(document))
+    hits, second = run(project, tmp_path / "cache")
+    assert hits == 0 and second == first
+    for stored in (tmp_path / "cache").glob("*.json"):
+        stored.write_text("{not json")
+    hits, third = run(project, tmp_path / "cache")
+    assert hits == 0 and third == first
