@@ -21,7 +21,14 @@ from pathlib import Path
 from .cache import ResultCache, file_record
 from .catalogue import rule as lookup_rule
 from .findings import Finding
-from .project import ClassInfo, ModuleInfo, Project, module_name_for, walk_python_files
+from .project import (
+    ClassInfo,
+    ModuleInfo,
+    Project,
+    may_define_targets,
+    module_name_for,
+    walk_python_files,
+)
 from .scope import CompiledFunction, ScopeModel
 from .source import SourceFile
 from .suppress import Suppressions
@@ -217,6 +224,14 @@ class Engine:
         if record:
             run.unit_reads = dict(self.model.unit_reads)
         return run
+
+    def may_hold_graph_code(self, path: Path, raw: bytes) -> bool:
+        """A cheap text test: a file that can define no compiled root can only hold compiled code
+        as a helper some other project file imports."""
+        if may_define_targets(raw):
+            return True
+        self.project.add_project_of(path)
+        return bool(self.project.importer_paths(module_name_for(path)[0].rpartition(".")[2]))
 
     def check_file(self, path: Path, raw: bytes | None = None) -> list[Finding]:
         """Findings for one file; ``raw`` replaces its content (an editor's unsaved buffer)."""

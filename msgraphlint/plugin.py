@@ -62,6 +62,9 @@ class _SharedAnalysis:
             if self.engine is None:
                 self.engine = Engine()
             self._key = key
+            if not self.engine.may_hold_graph_code(path, raw):
+                self._findings = []  # most of a large project: not even parsed a second time
+                return self._findings
             # Files pylint cannot read are pylint's own syntax-error/E0001: no input rules here.
             self._findings = [
                 f for f in self.engine.check_file(path, raw) if f.rule.family != "input"

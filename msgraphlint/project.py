@@ -38,6 +38,11 @@ _IMPORT_LINE = re.compile(
 )
 
 
+# Text that any file defining a Cell or a jit function must contain.
+GRAPH_MARKERS = (b"mindspore", b"jit", b"Cell", b"construct")
+_CLASS_WITH_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.M)
+
+
 def is_skipped_dir(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIRS or name.endswith(".egg-info")
 
@@ -70,12 +75,33 @@ def module_name_for(path: Path) -> tuple[str, bool, Path]:
 
 
 def project_root_for(path: Path) -> Path:
+    """The nearest folder with a project marker; never above a Python installation: checking
+    the standard library or an installed package must not scan every Python on the machine
+    (pyenv keeps them all under one git checkout)."""
     path = path.resolve()
     start = path if path.is_dir() else path.parent
     for folder in (start, *start.parents):
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
+        if is_installation_boundary(folder):
+            return start
     return start
+
+
+def is_installation_boundary(folder: Path) -> bool:
+    """site-packages, a virtual environment, or a standard library folder (lib/python3.X)."""
+    return (
+        folder.name in ("site-packages", "dist-packages")
+        or (folder / "pyvenv.cfg").exists()
+        or (folder.parent.name in ("lib", "lib64") and re.fullmatch(r"python\d[\d.]*", folder.name) is not None)
+    )
+
+
+def may_define_targets(raw: bytes) -> bool:
+    """A cheap text test: a module can define a compiled root only if it names MindSpore, a Cell,
+    jit or construct, or defines a class with bases (a subclass of a project Cell inherits its
+    construct). Other modules are only followed through the import index, never parsed."""
+    return any(marker in raw for marker in GRAPH_MARKERS) or _CLASS_WITH_BASES.search(raw) is not None
 
 
 @dataclass(eq=False)
@@ -448,16 +474,29 @@ class Project:
             self._import_index[root] = index
         return self._import_index[root]
 
-    def importers_of(self, module: ModuleInfo) -> list[ModuleInfo]:
-        """Project modules whose imports mention ``module`` (a superset; callers check names)."""
-        short = module.name.rsplit(".", 1)[-1] if module.name else module.path.stem
+    def importers_of(self, path: Path) -> list[Path]:
+        """Project files whose imports mention the module at ``path`` (a superset; callers check
+        names), without reading them beyond the import index."""
+        name = module_name_for(path)[0]
+        short = name.rsplit(".", 1)[-1] if name else path.stem
         if short == "__init__" or not short:
             return []
         paths = self.importer_paths(short)
         if self.reads.active:
-            self.reads.note(("importers", short, tuple(str(path) for path in paths)))
-        own = self.real_path(module.path)
-        return [other for path in paths if path != own and (other := self.module(path)) is not None]
+            self.reads.note(("importers", short, tuple(str(found) for found in paths)))
+        own = self.real_path(path)
+        return [found for found in paths if found != own]
+
+    def loaded(self, path: Path) -> ModuleInfo | None:
+        """The module at ``path`` if it has been read already (an editor's buffer included)."""
+        return self._modules.get(self.real_path(path))
+
+    @staticmethod
+    def raw(path: Path) -> bytes:
+        try:
+            return path.read_bytes()
+        except OSError:
+            return b""
 
     def importer_paths(self, short: str) -> list[Path]:
         """Files whose import lines mention the name ``short``, in a stable order."""

@@ -14,7 +14,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .catalogue import Level
-from .project import ClassInfo, ModuleInfo, Project
+from .project import ClassInfo, ModuleInfo, Project, may_define_targets
+from .source import content_digest
 from .values import FunctionValues
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -102,8 +103,8 @@ class ScopeModel:
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
-    # id(module) -> its importers, once its targets have been reached
-    _closure_done: dict[int, list[ModuleInfo]] = field(default_factory=dict)
+    # real path -> its importers, once the file's targets have been reached
+    _closure_done: dict[str, list] = field(default_factory=dict)
     # module file -> what reaching its targets read (for the result cache, when recording)
     unit_reads: dict[str, frozenset[tuple]] = field(default_factory=dict)
     _generation: int = 0
@@ -476,34 +477,44 @@ class ScopeModel:
         """Reach every target of ``module`` and of its importers, transitively, once per run.
 
         Each module's own work (its targets' reach, its importers) is done once per run, which
-        keeps a whole-project run linear in the import graph. When the result cache records
-        reads, each module's work is recorded as a unit of its own: the cache finds a file's
-        upstream units through the recorded importer queries, instead of every file's entry
+        keeps a whole-project run linear in the import graph. Importers that cannot define a root
+        (``may_define_targets``) are followed through the import index without being parsed. When
+        the result cache records reads, each module's work is a unit of its own: the cache finds a
+        file's upstream units through the recorded importer queries, instead of every file's entry
         repeating the reads of a closure that may span the whole project.
         """
-        reads = self.project.reads
-        stack = [module]
+        project, reads = self.project, self.project.reads
+        stack = [module.path]
         while stack:
-            current = stack.pop()
-            if id(current) in self._closure_done:
+            path = stack.pop()
+            name = str(project.real_path(path))
+            if name in self._closure_done:
                 continue
             if reads.active:
                 with reads.recording(merge=False) as read:
-                    importers = self._reach_module(current)
-                name = str(self.project.real_path(current.path))
-                read.add(("file", name, current.source.digest.hex()))
+                    importers, digest = self._reach_file(path)
+                read.add(("file", name, digest))
                 self.unit_reads[name] = frozenset(read)
             else:
-                importers = self._reach_module(current)
-            self._closure_done[id(current)] = importers
+                importers, _ = self._reach_file(path)
+            self._closure_done[name] = importers
             stack.extend(importers)
 
-    def _reach_module(self, module: ModuleInfo) -> list[ModuleInfo]:
-        """Reach the targets of one module; returns its importers, the next to walk."""
+    def _reach_file(self, path) -> tuple[list, str]:
+        """Reach the targets of one file; returns its importers (the next to walk) and the digest
+        of what was read."""
+        module = self.project.loaded(path)
+        if module is None:
+            raw = self.project.raw(path)
+            if not may_define_targets(raw):
+                return self.project.importers_of(path), content_digest(raw).hex()
+            module = self.project.module(path)
+            if module is None:  # unparsable: nothing compiled there
+                return self.project.importers_of(path), content_digest(raw).hex()
         for target in self.targets(module):
             for compiled in self.reach(target):
                 self._keep(compiled)
-        return self.project.importers_of(module)
+        return self.project.importers_of(path), module.source.digest.hex()
 
     def _keep(self, compiled: CompiledFunction) -> None:
         """One CompiledFunction per function: the variables of every path, and the path that

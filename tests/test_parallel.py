@@ -53,3 +53,14 @@ def test_slices_are_contiguous_balanced_and_complete(tmp_path):
     assert [path for chunk in slices for path in chunk] == files
     assert len(slices) == 2
     assert files[4] in slices[0]  # the big file fills the first half on its own
+
+
+def test_the_text_prefilter_keeps_cells_and_imported_helpers(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "net.py").write_text("from mindspore import nn\nfrom helpers import f\n")
+    (tmp_path / "helpers.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "script.py").write_text("print('training done')\n")
+    engine = Engine()
+    keep = {name: engine.may_hold_graph_code(tmp_path / name, (tmp_path / name).read_bytes())
+            for name in ("net.py", "helpers.py", "script.py")}
+    assert keep == {"net.py": True, "helpers.py": True, "script.py": False}
