@@ -1,0 +1,669 @@
+"""Data flow through compiled code: names bound on some paths only, and branches that cannot join.
+
+MindSpore builds a compiled function's graph while it parses it, one basic block at a time. A name
+read after an ``if`` must be bound in both branches (a branch that returns, raises, breaks or
+continues does not count), and a name bound in a ``for``/``while`` body never leaves the loop: the
+parser does not unroll loops for this, whatever the trip count. It folds an ``if`` only when the
+test is built from one-level ``self`` attributes and local names holding literals (``if
+self.use_bias:``, ``if self.mode == "a":``); ``if True:``, module constants, ``self.cfg.flag``,
+``isinstance``, ``len``, shapes and parameters are not folded there, so names bound under them
+must be bound on every path.
+
+Later, type inference joins the values of the two branches of an ``if`` whose test is a tensor
+(every other test is known by then and folded): a tensor with a Python scalar, a tuple or a list
+fails at every level; None with a value fails at STRICT only.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.values import FunctionValues
+
+# Statements the graph parser rejects (the syntax family reports them): names bound inside count
+# as bound, and nothing inside is checked, so one mistake gives one finding.
+OPAQUE_STATEMENTS = tuple(
+    getattr(ast, name)
+    for name in ("Try", "TryStar", "Match", "Delete", "AsyncFor", "AsyncWith")
+    if hasattr(ast, name)
+)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# `is`/`in` tests are answered while compiling even on tensors (identity, membership in a tuple).
+STATIC_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+# Tensor methods whose result is not one tensor (a Python value, a tuple, a host copy).
+NON_TENSOR_METHODS = frozenset(
+    {
+        "item", "tolist", "asnumpy", "numpy", "split", "chunk", "unbind", "tensor_split",
+        "topk", "sort", "nonzero", "size", "dim", "numel", "dtype", "shape",
+        "keys", "values", "items", "get", "index", "count", "append", "pop", "copy",
+        "format", "join", "startswith", "endswith", "replace", "lower", "upper",
+    }
+)
+TENSOR_MODULES = ("mindspore.ops.", "mindspore.numpy.")
+
+# Kinds of values the compiler joins. "input" is a graph input of unknown structure (a tensor or a
+# tuple of them): known not to be None, nothing more.
+KIND_WORDS = {
+    "tensor": "a tensor", "int": "an int", "float": "a float", "bool": "a bool",
+    "str": "a string", "none": "None", "tuple": "a tuple", "list": "a list",
+    "input": "a graph input",
+}
+# Python literal kinds: each fails to join with a tensor or a graph input at every level (probed
+# with MindSpore 2.10). Two different literal types are not reported: a construct returning them is
+# rejected, but LAX accepts them from a helper used in arithmetic, and every level accepts them
+# assigned to a variable (int then float).
+SCALAR_KINDS = frozenset({"int", "float", "bool", "str"})
+TENSOR_KINDS = frozenset({"tensor", "input"})
+# A tensor fails to join with a tuple or list (an input may be either: not reported).
+TENSOR_CLASHES = frozenset({"tuple", "list"})
+# Kinds that STRICT cannot join with None (COMPATIBLE and LAX turn the join into a host value).
+NONE_JOINABLE = frozenset({"tensor", "int", "float", "bool", "str", "tuple", "input"})
+
+
+def join_problem(first: str, second: str) -> str | None:
+    """The rule two known kinds break when an if on a tensor joins them; None if they join."""
+    if first == second or "unknown" in (first, second):
+        return None
+    pair = {first, second}
+    if "none" in pair:
+        return "branch-none-join" if (pair - {"none"}) <= NONE_JOINABLE else None
+    if pair & SCALAR_KINDS and pair & TENSOR_KINDS:
+        return "branch-type-mismatch"
+    if "tensor" in pair and pair & TENSOR_CLASHES:
+        return "branch-type-mismatch"
+    return None
+
+
+# ----- what a test or a value is -------------------------------------------------------------
+
+
+def foldable_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=None) -> bool:
+    """Whether the parser folds this if-test to a constant (probed with MindSpore 2.10): not/and/or
+    and comparisons of literals, one-level ``self`` attributes and local names that only ever hold
+    literals, with at least one leaf that is not a literal. A ``self`` attribute tested for truth
+    folds only when it holds a bool: ``attribute_values(attr)`` gives what it is assigned, and an
+    attribute known to hold None, a tuple or a Cell does not fold. When unsure, it folds, so a folded
+    if is never reported. Not folded: ``if True:``, ``self.cfg.flag``, ``self.mode in (...)``,
+    ``self.n * 2``, ``len(self.layers)``, module constants, parameters."""
+    leaves = 0
+    pending: list[tuple[ast.expr, bool]] = [(test, True)]  # (node, tested for truth)
+    while pending:
+        node, truth = pending.pop()
+        match node:
+            case ast.UnaryOp(op=ast.Not(), operand=operand):
+                pending.append((operand, True))
+            case ast.BoolOp(values=values):
+                pending.extend((value, True) for value in values)
+            case ast.Compare(ops=ops, left=left, comparators=comparators):
+                if any(isinstance(op, (ast.In, ast.NotIn)) for op in ops):
+                    return False
+                pending.extend((operand, False) for operand in [left, *comparators])
+            case ast.Constant():
+                continue
+            case _ if is_self_attribute(node, fv):
+                if truth and attribute_values is not None:
+                    if not may_hold_bool(attribute_values(node.attr), fv):
+                        return False
+                leaves += 1
+            case _ if holds_literals(node, fv):
+                leaves += 1
+            case _:
+                return False
+    return leaves > 0  # `if True:` and `if 1 < 2:` are not folded by the parser (probed)
+
+
+def may_hold_bool(values: list[ast.expr], fv: FunctionValues) -> bool:
+    """False when every value assigned to an attribute is a literal other than a bool (None, an
+    int), a tuple or list, or a call of a class (a Cell, a CellList): their truth is not folded
+    (probed)."""
+    if not values:
+        return True
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        match value:
+            case ast.Constant(value=constant) if not isinstance(constant, bool):
+                continue  # None and ints probed: only a bool's truth folds
+            case ast.Tuple() | ast.List():
+                continue
+            case ast.IfExp(body=body, orelse=orelse):
+                pending += [body, orelse]
+                continue
+            case ast.Call(func=func):
+                qualified = fv.module.imports.qualify(func) or ""
+                if qualified.rsplit(".", 1)[-1][:1].isupper():
+                    continue
+        return True
+    return False
+
+
+def attribute_values_of(ctx: FunctionContext):
+    """attr -> the values ``self.attr`` is assigned in the classes ``self`` has here."""
+    classes = ctx.model.self_classes(ctx.function)
+
+    def values(attr: str) -> list[ast.expr]:
+        return [value for cls in classes for value in cls.self_assignments.get(attr, [])]
+
+    return values
+
+
+def is_self_attribute(node: ast.expr, fv: FunctionValues) -> bool:
+    return isinstance(node, ast.Attribute) and fv.self_name is not None and fv.is_self(node.value)
+
+
+def holds_literals(node: ast.expr, fv: FunctionValues) -> bool:
+    if not isinstance(node, ast.Name):
+        return False
+    values = fv.assigned_values(node.id)
+    return bool(values) and all(isinstance(value, ast.Constant) for value in values)
+
+
+def is_tensor_condition(test: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
+    """Whether an if-test is a tensor, which type inference cannot fold: then both branches are
+    compiled and their values joined. Bare parameters are not enough (construct may receive
+    Python numbers, which are constants)."""
+    if depth > 8 or not fv.is_variable(test):
+        return False
+    match test:
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return is_tensor_condition(operand, fv, depth + 1)
+        case ast.BoolOp(values=values):
+            return any(is_tensor_condition(value, fv, depth + 1) for value in values)
+        case ast.Compare():
+            return is_tensor(test, fv, depth + 1)
+        case ast.Call():
+            return is_tensor(test, fv, depth + 1)
+        case ast.Name(id=name):
+            values = fv.assigned_values(name)
+            return bool(values) and all(
+                is_tensor_condition(value, fv, depth + 1) or is_tensor(value, fv, depth + 1)
+                for value in values
+            )
+    return False
+
+
+def is_tensor(node: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
+    """Whether an expression is (statically, surely enough) one tensor computed in the graph:
+    arithmetic or a comparison on a tensor, a tensor method, a mindspore.ops function. The outputs
+    of sub-Cells and primitives kept on ``self`` are not counted: ``self.shape(x)`` is a tuple."""
+    if depth > 8 or not fv.is_variable(node):
+        return False
+    match node:
+        case ast.BinOp(left=left, right=right):
+            return any(tensor_operand(side, fv, depth) for side in (left, right))
+        case ast.UnaryOp(op=ast.USub() | ast.UAdd() | ast.Invert(), operand=operand):
+            return tensor_operand(operand, fv, depth)
+        case ast.Compare(ops=ops, left=left, comparators=comparators):
+            operands = [left, *comparators]
+            if any(isinstance(op, STATIC_COMPARISONS) for op in ops) or any(
+                literal_kind(operand) in ("tuple", "list", "none", "str") for operand in operands
+            ):
+                return False  # `shape == ()` and the like compare tuples, known while compiling
+            return any(tensor_operand(operand, fv, depth) for operand in operands)
+        case ast.Call(func=ast.Attribute(value=receiver, attr=method)) if not fv.is_self(receiver):
+            if method in NON_TENSOR_METHODS:
+                return False
+            qualified = fv.module.imports.qualify(node.func) or ""
+            if qualified.startswith(TENSOR_MODULES):
+                return True
+            return is_tensor(receiver, fv, depth + 1) or is_input(receiver, fv)
+        case ast.Call(func=func):
+            qualified = fv.module.imports.qualify(func) or ""
+            return qualified.startswith(TENSOR_MODULES) and qualified.rsplit(".", 1)[-1][:1].islower()
+        case ast.Subscript(value=value):
+            return is_tensor(value, fv, depth + 1)
+        case ast.Name(id=name):
+            values = fv.assigned_values(name)
+            return bool(values) and all(is_tensor(value, fv, depth + 1) for value in values)
+    return False
+
+
+def tensor_operand(node: ast.expr, fv: FunctionValues, depth: int) -> bool:
+    return is_tensor(node, fv, depth + 1) or is_input(node, fv)
+
+
+def is_input(node: ast.expr, fv: FunctionValues) -> bool:
+    """A parameter without a default value that receives a variable: an input of a root, or a
+    helper's parameter some compiled caller passes a variable to. Parameters with defaults are
+    often settings or shapes, so they are not counted."""
+    if not isinstance(node, ast.Name) or fv.self_name == node.id:
+        return False
+    args = fv.node.args
+    positional = [*args.posonlyargs, *args.args]
+    without_default = positional[: len(positional) - len(args.defaults)]
+    without_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+    return node.id in {a.arg for a in without_default} and node.id in fv.names
+
+
+def literal_kind(node: ast.expr | None) -> str | None:
+    match node:
+        case None | ast.Constant(value=None):
+            return "none"
+        case ast.Constant(value=bool()):
+            return "bool"
+        case ast.Constant(value=int()):
+            return "int"
+        case ast.Constant(value=float()):
+            return "float"
+        case ast.Constant(value=str()):
+            return "str"
+        case ast.UnaryOp(op=ast.USub() | ast.UAdd(), operand=ast.Constant(value=int() | float())):
+            return literal_kind(node.operand)
+        case ast.Tuple():
+            return "tuple"
+        case ast.List():
+            return "list"
+    return None
+
+
+def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool) -> str:
+    """'none', a literal kind, 'tuple', 'tensor', 'input' (``roots``: parameters are inputs) or
+    'unknown'."""
+    kind = literal_kind(node)
+    if kind is not None:
+        return kind
+    if is_tensor(node, fv):
+        return "tensor"
+    if roots and is_input(node, fv):
+        return "input"
+    return "unknown"
+
+
+# ----- names bound on some paths only --------------------------------------------------------
+
+
+@dataclass
+class State:
+    """What is known at one point of a path: names bound on every path (with the kinds of value
+    they may hold), names bound on some paths only (with where), and names whose value comes
+    from a join of kinds that cannot be joined (with the if)."""
+
+    bound: dict[str, frozenset[str]] = field(default_factory=dict)
+    partial: dict[str, str] = field(default_factory=dict)
+    clashes: dict[str, tuple[str, ast.AST, str, str]] = field(default_factory=dict)
+
+    def copy(self) -> "State":
+        return State(dict(self.bound), dict(self.partial), dict(self.clashes))
+
+    def bind(self, name: str, kind: str) -> None:
+        self.bound[name] = frozenset({kind})
+        self.partial.pop(name, None)
+        self.clashes.pop(name, None)
+
+
+class FunctionFlow:
+    """Walks one compiled function's statements in execution order and reports uses of names
+    that are not bound on every path, and of values joined from kinds that cannot join."""
+
+    def __init__(self, fv: FunctionValues, ctx: FunctionContext):
+        self.fv = fv
+        self.ctx = ctx
+        self.excluded = set(fv.global_names)
+        self.reported: set[tuple] = set()
+        self.roots = ctx.function.is_root
+        self.attribute_values = attribute_values_of(ctx)
+
+    # statements
+
+    def block(self, statements: list[ast.stmt], state: State | None) -> State | None:
+        for statement in statements:
+            if state is None:
+                return None  # the rest is unreachable
+            state = self.statement(statement, state)
+        return state
+
+    def statement(self, node: ast.stmt, state: State) -> State | None:
+        match node:
+            case ast.Expr(value=value):
+                self.uses(value, state)
+            case ast.Assign(targets=targets, value=value):
+                self.uses(value, state)
+                kind = self.kind(value, state)
+                for target in targets:
+                    self.bind(target, state, kind)
+            case ast.AugAssign(target=target, value=value):
+                self.uses(target, state, load_target=True)
+                self.uses(value, state)
+                self.bind(target, state, "unknown")
+            case ast.AnnAssign(target=target, value=value):
+                if value is not None:
+                    self.uses(value, state)
+                    self.bind(target, state, self.kind(value, state))
+            case ast.If(test=test, body=body, orelse=orelse):
+                self.uses(test, state)
+                return self.branch(node, self.block(body, state.copy()), self.block(orelse, state.copy()))
+            case ast.For(target=target, iter=iterable, body=body, orelse=orelse):
+                self.uses(iterable, state)
+                inside = self.loop_entry(node, "for", body, state)
+                self.bind(target, inside, "unknown")
+                self.block(body, inside)
+                return self.after_loop(node, "for", [target, *body], self.block(orelse, state))
+            case ast.While(test=test, body=body, orelse=orelse):
+                self.uses(test, state)
+                self.block(body, self.loop_entry(node, "while", body, state))
+                return self.after_loop(node, "while", body, self.block(orelse, state))
+            case ast.Return(value=value):
+                self.uses(value, state)
+                return None
+            case ast.Raise(exc=exc, cause=cause):
+                self.uses(exc, state)
+                self.uses(cause, state)
+                return None
+            case ast.Break() | ast.Continue():
+                return None
+            case ast.With(items=items, body=body):
+                for item in items:
+                    self.uses(item.context_expr, state)
+                    if item.optional_vars is not None:
+                        self.bind(item.optional_vars, state, "unknown")
+                return self.block(body, state)
+            case ast.Assert(test=test, msg=msg):
+                self.uses(test, state)
+                self.uses(msg, state)
+            case ast.Global(names=names) | ast.Nonlocal(names=names):
+                self.excluded.update(names)
+            case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
+                for alias in aliases:
+                    state.bind((alias.asname or alias.name).split(".")[0], "unknown")
+            case ast.FunctionDef() | ast.AsyncFunctionDef():
+                for expression in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
+                    self.uses(expression, state)
+                # The parser resolves a nested function's free names where it is defined (probed:
+                # even if it is never called).
+                for read in free_reads(node):
+                    self.check_use(read, state)
+                state.bind(node.name, "unknown")
+            case ast.ClassDef(name=name):
+                state.bind(name, "unknown")
+            case _ if isinstance(node, OPAQUE_STATEMENTS):
+                for name in stored_names(node):
+                    state.bind(name, "unknown")
+        return state
+
+    def branch(self, node: ast.If, body: State | None, orelse: State | None) -> State | None:
+        """The state after an if: names bound in one branch only become partial, unless the
+        parser may fold the test (then only one branch exists, and which one is not known)."""
+        if body is None or orelse is None:
+            return orelse if body is None else body
+        folded = foldable_while_parsing(node.test, self.fv, self.attribute_values)
+        tensor_test = not folded and is_tensor_condition(node.test, self.fv)
+        joined = State(
+            partial={**orelse.partial, **body.partial},
+            clashes={**orelse.clashes, **body.clashes},
+        )
+        for name in body.bound.keys() | orelse.bound.keys():
+            if name in body.bound and name in orelse.bound:
+                first, second = body.bound[name], orelse.bound[name]
+                joined.bound[name] = first | second
+                joined.partial.pop(name, None)
+                if tensor_test and len(first) == 1 and len(second) == 1:
+                    (a,), (b,) = first, second
+                    if rule := join_problem(a, b):
+                        joined.clashes[name] = (rule, node, a, b)
+            elif folded:
+                joined.bound[name] = body.bound.get(name) or orelse.bound[name]
+                joined.partial.pop(name, None)
+            elif name not in joined.partial:
+                side = "true" if name in body.bound else "false"
+                joined.partial[name] = f"when the if at line {node.lineno} is {side}"
+        return joined
+
+    def loop_entry(self, node: ast.AST, keyword: str, body: list[ast.stmt], state: State) -> State:
+        """The state at the top of a loop body: what was bound before the loop. A name bound
+        later in the body is not there yet, even on a later iteration (probed: NameError)."""
+        inside = state.copy()
+        for name in stored_names(*body):
+            if name not in inside.bound and name not in inside.partial:
+                inside.partial[name] = f"later in the body of the {keyword} loop at line {node.lineno}"
+        return inside
+
+    def after_loop(self, node: ast.AST, keyword: str, body: list[ast.AST], state: State | None):
+        """A name bound in a loop body never leaves the loop (probed: constant trip counts,
+        CellLists and `while True` included); names bound before it keep being bound."""
+        if state is None:
+            return None
+        for name in stored_names(*body):
+            if name in state.bound:
+                state.bound[name] = state.bound[name] | {"unknown"}
+            elif name not in state.partial and name not in self.excluded:
+                state.partial[name] = f"inside the {keyword} loop at line {node.lineno}"
+        return state
+
+    # expressions
+
+    def uses(self, node: ast.AST | None, state: State, load_target: bool = False) -> None:
+        """Check every name the expression reads; lambda bodies run later and are skipped."""
+        if node is None:
+            return
+        pending: list[tuple[ast.AST, frozenset[str]]] = [(node, frozenset())]
+        while pending:
+            current, shadowed = pending.pop()
+            if isinstance(current, ast.Name):
+                if (isinstance(current.ctx, ast.Load) or load_target) and current.id not in shadowed:
+                    self.check_use(current, state)
+                continue
+            if isinstance(current, ast.Lambda):
+                # Defaults are read here; the body's free names are resolved here too (probed).
+                pending.extend((d, shadowed) for d in [*current.args.defaults, *current.args.kw_defaults] if d)
+                for read in free_reads(current):
+                    if read.id not in shadowed:
+                        self.check_use(read, state)
+                continue
+            if isinstance(current, COMPREHENSIONS):
+                # The first iterable is read outside; the loop targets are local to the rest.
+                targets = frozenset(n for g in current.generators for n in stored_names(g.target))
+                first, *others = current.generators
+                pending.append((first.iter, shadowed))
+                inner = shadowed | targets
+                parts = [*(g.iter for g in others), *(c for g in current.generators for c in g.ifs)]
+                if isinstance(current, ast.DictComp):
+                    parts += [current.key, current.value]
+                else:
+                    parts.append(current.elt)
+                pending.extend((part, inner) for part in parts)
+                continue
+            if isinstance(current, ast.IfExp):
+                self.check_conditional(current, state)
+            pending.extend((child, shadowed) for child in ast.iter_child_nodes(current))
+
+    def check_use(self, node: ast.Name, state: State) -> None:
+        name = node.id
+        if name in self.excluded:
+            return
+        if name in state.bound:
+            if name in state.clashes and ("join", name) not in self.reported:
+                self.reported.add(("join", name))
+                rule, branch, first, second = state.clashes[name]
+                self.report_join(rule, node, f"'{name}'", branch.lineno, first, second)
+            return
+        if name in state.partial and ("unbound", name) not in self.reported:
+            self.reported.add(("unbound", name))
+            where = state.partial[name]
+            fix = "bind it before the loop" if "loop" in where else "bind it on every path before the if"
+            self.ctx.report("conditionally-bound-name", node, name, where, fix)
+
+    def check_conditional(self, node: ast.IfExp, state: State) -> None:
+        """`a if tensor_test else b`: joined like an if."""
+        if not is_tensor_condition(node.test, self.fv):
+            return
+        first, second = self.kind(node.body, state), self.kind(node.orelse, state)
+        if rule := join_problem(first, second):
+            self.report_join(rule, node, "this conditional expression", node.lineno, first, second)
+
+    def report_join(self, rule: str, node: ast.AST, what: str, line: int, first: str, second: str):
+        key = (rule, id(node))
+        if key in self.reported:
+            return
+        self.reported.add(key)
+        if rule == "branch-none-join":
+            other = second if first == "none" else first
+            self.ctx.report(rule, node, what, KIND_WORDS[other], line)
+        else:
+            self.ctx.report(rule, node, what, KIND_WORDS[first], KIND_WORDS[second], line)
+
+    def kind(self, node: ast.expr | None, state: State) -> str:
+        if isinstance(node, ast.Name) and node.id in state.bound:
+            kinds = state.bound[node.id]
+            return next(iter(kinds)) if len(kinds) == 1 else "unknown"
+        return value_kind(node, self.fv, self.roots)
+
+    def bind(self, target: ast.expr, state: State, kind: str) -> None:
+        if isinstance(target, ast.Name):
+            if target.id not in self.excluded:
+                state.bind(target.id, kind)
+            return
+        if isinstance(target, (ast.Attribute, ast.Subscript)):
+            self.uses(target, state, load_target=True)  # x[0] = v and x.a = v read x
+            return
+        for name in stored_names(target):
+            if name not in self.excluded:
+                state.bind(name, "unknown")
+
+
+def parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef, fv: FunctionValues,
+                     ctx: FunctionContext) -> State:
+    """Parameters are bound on every path; those of a root without a default are graph inputs."""
+    state = State()
+    args = function.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if arg is not None:
+            node = ast.Name(id=arg.arg, ctx=ast.Load())
+            state.bind(arg.arg, "input" if ctx.function.is_root and is_input(node, fv) else "unknown")
+    return state
+
+
+def free_reads(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.Name]:
+    """Names a nested function or lambda reads from the enclosing function. Every name bound
+    anywhere inside it (parameters, assignments, comprehension and nested-function names) counts
+    as its own, which can only hide a read, never invent one."""
+    inside = list(ast.walk(function))
+    own: set[str] = set()
+    for node in inside:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            own.update(arg.arg for arg in every if arg is not None)
+            if not isinstance(node, ast.Lambda) and node is not function:
+                own.add(node.name)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            own.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            own.update(node.names)
+    body = function.body if isinstance(function.body, list) else [function.body]
+    return [
+        node
+        for statement in body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in own
+    ]
+
+
+def stored_names(*nodes: ast.AST) -> list[str]:
+    """Names bound by these statements or targets, nested definitions' insides excluded."""
+    found: list[str] = []
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.append(node.id)
+        elif isinstance(node, DEFINITIONS):
+            found.append(node.name)
+            continue
+        elif isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
+            continue
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.append(node.name)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+# ----- returns that cannot be joined ---------------------------------------------------------
+
+
+class ReturnJoins:
+    """Pairs of return values that an if on a tensor joins: the true path (the branch, then what
+    follows the if when the branch falls through) against the false path."""
+
+    def __init__(self, fv: FunctionValues, ctx: FunctionContext):
+        self.fv = fv
+        self.ctx = ctx
+        self.roots = ctx.function.is_root
+        self.attribute_values = attribute_values_of(ctx)
+        self.reported: set[int] = set()
+
+    def run(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        end = ast.Return(value=None, lineno=function.end_lineno or function.lineno)
+        self.paths(function.body, [(literal_kind(None), end, False)])
+
+    def paths(self, statements: list[ast.stmt], after: list) -> list:
+        """(kind, return node, explicit) for every return reachable from the first statement."""
+        found: list = []
+        for index, node in enumerate(statements):
+            match node:
+                case ast.Return(value=value):
+                    return found + [(self.kind(value), node, True)]
+                case ast.Raise() | ast.Break() | ast.Continue():
+                    return found
+                case ast.If(test=test, body=body, orelse=orelse):
+                    rest = self.paths(statements[index + 1 :], after)
+                    true_path, false_path = self.paths(body, rest), self.paths(orelse, rest)
+                    folded = foldable_while_parsing(test, self.fv, self.attribute_values)
+                    if not folded and is_tensor_condition(test, self.fv):
+                        self.compare(node, true_path, false_path)
+                    return found + unique(true_path + false_path)
+                case ast.For(body=body) | ast.While(body=body):
+                    found += self.paths(body, [])
+                case ast.With(body=body):
+                    return found + self.paths(body + statements[index + 1 :], after)
+        return found + after
+
+    def compare(self, branch: ast.If, true_path: list, false_path: list) -> None:
+        # Returns after the if are reachable from both sides: two of them are not joined by this
+        # if (by their own if, which is checked on its own).
+        shared = {id(node) for _, node, _ in true_path} & {id(node) for _, node, _ in false_path}
+        for first, first_node, first_explicit in true_path:
+            for second, second_node, second_explicit in false_path:
+                if id(first_node) in shared and id(second_node) in shared:
+                    continue
+                rule = join_problem(first, second)
+                if rule is None:
+                    continue
+                # Point at an explicit return (falling off the end has no line of its own), the
+                # one giving None or a literal when both are explicit.
+                odd_first = first in SCALAR_KINDS or first == "none"
+                if not second_explicit or (first_explicit and odd_first):
+                    node, kind, other = first_node, first, second
+                else:
+                    node, kind, other = second_node, second, first
+                if id(node) in self.reported:
+                    continue
+                self.reported.add(id(node))
+                self.report(rule, node, branch.lineno, kind, other)
+
+    def report(self, rule: str, node: ast.AST, line: int, kind: str, other: str) -> None:
+        what = "this return"
+        if rule == "branch-none-join":
+            non_none = other if kind == "none" else kind
+            self.ctx.report(rule, node, what, KIND_WORDS[non_none], line)
+        else:
+            self.ctx.report(rule, node, what, KIND_WORDS[kind], KIND_WORDS[other], line)
+
+    def kind(self, value: ast.expr | None) -> str:
+        return value_kind(value, self.fv, self.roots)
+
+
+def unique(paths: list) -> list:
+    seen: set[int] = set()
+    return [p for p in paths if not (id(p[1]) in seen or seen.add(id(p[1])))]
+
+
+class DataFlow(Family):
+    name = "data-flow"
+
+    def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
+        values = ctx.values
+        FunctionFlow(values, ctx).block(function.body, parameters_state(function, values, ctx))
+        ReturnJoins(values, ctx).run(function)

@@ -1,0 +1,38 @@
+"""branch-type-mismatch: the branches of an if on a tensor give a tensor and a Python number.
+
+"Cannot join the return values of different branches" at every level (the assigned-then-used
+variable fails at STRICT and COMPATIBLE with "the inputs should be constant" instead).
+"""
+
+from mindspore import nn
+
+
+class ClampedLoss(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return 0.0  # expect: branch-type-mismatch
+
+
+class RunningTotal(nn.Cell):
+    def construct(self, x):
+        total = 0
+        if x.mean() > 0:
+            total = x.sum()
+        return x + total  # expect: branch-type-mismatch
+
+
+class Gate(nn.Cell):
+    def construct(self, x):
+        gate = x * 2 if x.max() > 0.5 else 1.0  # expect: branch-type-mismatch
+        return x * gate
+
+
+class Shifted(nn.Cell):
+    def shift(self, x):
+        if x.sum() > 0:
+            return x - 1
+        return 0  # expect: branch-type-mismatch
+
+    def construct(self, x):
+        return self.shift(x)
