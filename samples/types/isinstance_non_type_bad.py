@@ -1,0 +1,29 @@
+"""isinstance-non-type: isinstance given a dtype, a list or a `|` union instead of a type.
+
+Every level: TypeError "isinstance() arg 2 must be a type or tuple of types." (the union, which
+Python 3.10+ accepts, is rejected by the graph compiler too).
+"""
+
+import mindspore as ms
+from mindspore import Tensor, nn
+
+
+class DtypeCheck(nn.Cell):
+    def construct(self, x):
+        if isinstance(x.dtype, ms.float32):  # expect: isinstance-non-type
+            return x + 1
+        return x
+
+
+class ListOfTypes(nn.Cell):
+    def construct(self, x):
+        if isinstance(x, [Tensor, int]):  # expect: isinstance-non-type
+            return x + 1
+        return x
+
+
+class UnionOfTypes(nn.Cell):
+    def construct(self, x):
+        if isinstance(x, int | float):  # expect: isinstance-non-type
+            return x
+        return x * 2

@@ -1,0 +1,449 @@
+"""types: what counts as a non-type for isinstance, as a tensor for range and sequence indices, as a
+tensor that may hold several elements for a Python boolean, and as a function returned to Python."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from msgraphlint import catalogue
+from msgraphlint.catalogue import Level, Severity
+
+from .engine_helpers import check_source
+
+HEADER = (
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter\n"
+    "from mindspore.common import dtype as mstype\n"
+    "from mindspore.ops import functional as F\n\n"
+)
+TYPES = {
+    "isinstance-non-type", "range-of-tensor", "tensor-index-on-tuple", "tensor-index-on-list",
+    "tensor-as-bool", "function-in-output", "function-in-output-dict",
+}
+
+
+def findings(tmp_path, body: str):
+    return [
+        f
+        for f in check_source(tmp_path, HEADER + textwrap.dedent(body), "net.py")
+        if f.rule.symbol in TYPES
+    ]
+
+
+def in_construct(tmp_path, statements: str, init: str = "pass", params: str = "x"):
+    """Findings of the family for ``statements`` as the body of Net.construct(self, <params>)."""
+    body = textwrap.indent(textwrap.dedent(statements), " " * 8)
+    return findings(
+        tmp_path,
+        f"""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        {init}
+
+    def construct(self, {params}):
+{body}
+""",
+    )
+
+
+def symbols(found) -> list[str]:
+    return sorted(f.rule.symbol for f in found)
+
+
+# ----- isinstance-non-type ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, hint",
+    [
+        ("ms.float32", "MindSpore dtype"),
+        ("mstype.int32", "MindSpore dtype"),
+        ("(Tensor, ms.float16)", "MindSpore dtype"),
+        ("'Tensor'", "str constant"),
+        ("None", "type(None)"),
+        ("[Tensor, int]", "the tuple (Tensor, int)"),
+        ("int | float", "the tuple (int, float)"),
+        ("x + 1", "is a tensor"),
+    ],
+)
+def test_isinstance_second_argument_that_is_not_a_type_is_flagged(tmp_path, spec, hint):
+    found = in_construct(tmp_path, f"y = x.sum()\nreturn isinstance(y, {spec})")
+    assert symbols(found) == ["isinstance-non-type"]
+    assert hint in found[0].message
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["Tensor", "(Tensor, int)", "(Tensor, (int, float))", "type(None)", "mstype.TensorType",
+     "ms.Parameter", "self.kinds", "SomeAlias"],
+)
+def test_types_and_tuples_of_types_are_not_flagged(tmp_path, spec):
+    assert in_construct(tmp_path, f"return isinstance(x, {spec})", init="self.kinds = (Tensor, int)") == []
+
+
+def test_cell_attribute_holding_a_constant_is_not_a_type(tmp_path):
+    found = in_construct(tmp_path, "return isinstance(x, self.kind)", init="self.kind = 'Tensor'")
+    assert symbols(found) == ["isinstance-non-type"]
+    assert "holds the constant 'Tensor'" in found[0].message
+
+
+def test_isinstance_outside_compiled_code_is_not_checked(tmp_path):
+    assert in_construct(tmp_path, "return x", init="self.ok = isinstance(1, ms.float32)") == []
+
+
+# ----- range-of-tensor ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "count",
+    ["ops.argmax(x.sum(1))", "x.sum().astype(ms.int32)", "n", "ms.Tensor(3)"],
+)
+def test_range_of_a_tensor_is_flagged(tmp_path, count):
+    found = in_construct(
+        tmp_path, f"n = ops.argmax(x)\nfor _ in range({count}):\n    x = x * 2\nreturn x"
+    )
+    assert symbols(found) == ["range-of-tensor"]
+
+
+def test_make_range_of_a_tensor_is_flagged(tmp_path):
+    found = in_construct(tmp_path, "return F.make_range(ops.argmax(x))")
+    assert symbols(found) == ["range-of-tensor"]
+
+
+@pytest.mark.parametrize(
+    "count",
+    ["x.shape[0]", "len(x)", "int(ops.argmax(x))", "n", "F.tuple_len(ops.shape(x))",
+     "ops.shape(x)[0]", "self.steps", "x.size"],
+)
+def test_range_of_python_ints_and_unknowns_is_not_flagged(tmp_path, count):
+    # `n` here is a construct input never shown to be a tensor: it may be a Python int.
+    found = in_construct(
+        tmp_path, f"for _ in range({count}):\n    x = x * 2\nreturn x",
+        init="self.steps = 3", params="x, n",
+    )
+    assert found == []
+
+
+# ----- tensor-index-on-tuple / tensor-index-on-list -----------------------------------------
+
+
+def test_tuple_and_list_of_tensors_indexed_by_a_tensor_are_flagged(tmp_path):
+    found = in_construct(
+        tmp_path,
+        """
+        i = ops.argmax(x.sum(1))
+        pair = (x, x * 2)
+        items = [x, x * 3]
+        return pair[i] + items[i] + (x, x)[i]
+        """,
+    )
+    assert symbols(found) == ["tensor-index-on-list", "tensor-index-on-tuple", "tensor-index-on-tuple"]
+
+
+@pytest.mark.parametrize(
+    "index",
+    ["0", "x.shape[0] - 1", "len(pair) - 1", "n", "int(ops.argmax(x))", "ops.argmax(x):"],
+)
+def test_python_int_indices_and_slices_are_not_flagged(tmp_path, index):
+    found = in_construct(tmp_path, f"pair = (x, x * 2)\nreturn pair[{index}]", params="x, n")
+    assert found == []
+
+
+def test_tuple_of_cells_indexed_by_a_tensor_is_switch_layer_and_not_flagged(tmp_path):
+    found = in_construct(
+        tmp_path,
+        "branches = (self.a, self.b)\ni = ops.argmax(x)\nreturn branches[i](x) + self.layers[i](x)",
+        init="self.a = nn.ReLU()\n        self.b = nn.Tanh()\n        self.layers = nn.CellList([])",
+    )
+    assert found == []
+
+
+def test_tensor_indexed_by_a_tensor_is_a_gather_and_not_flagged(tmp_path):
+    assert in_construct(tmp_path, "i = ops.argmax(x)\nreturn x[i]") == []
+
+
+# ----- tensor-as-bool -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement, how",
+    [
+        ("if y > 0:\n    return y", "the test of an if"),
+        ("while y > 0:\n    y = y - 1", "the test of a while"),
+        ("assert y", "an assert"),
+        ("z = y if y else x", "the test of a conditional expression"),
+        ("z = not ops.isfinite(y)", "the operand of not"),
+        ("z = y and x", "an operand of and"),
+        ("if x.shape[0] > 1 and ops.equal(y, 0):\n    return y", "the test of an if"),
+        ("z = bool(y)", "bool()"),
+    ],
+)
+def test_tensor_that_may_hold_several_elements_used_as_bool_is_advice(tmp_path, statement, how):
+    found = in_construct(tmp_path, f"y = x.reshape((2, 2))\n{statement}\nreturn x")
+    assert symbols(found) == ["tensor-as-bool"]
+    assert f"({how})" in found[0].message
+    # The shape is unknown statically: advice at every level, whatever the catalogue's verdict.
+    assert {found[0].severity(level) for level in Level} == {Severity.ADVICE}
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "x.sum() > 0",
+        "(x > 0).any()",
+        "ops.reduce_sum(x) > 0 or ops.all(x > 0)",
+        "x.shape[0] > 1",
+        "x[0] > 0",
+        "x is None",
+        "x.item() > 0",
+        "int(x.sum())",
+        "self.flag",
+        "self.counter % 2 == 0",
+        "ops.is_floating_point(x)",
+        "F.tuple_len(ops.shape(x)) > 1",
+        "n > 0",
+    ],
+)
+def test_reduced_scalar_and_host_values_as_bool_are_not_flagged(tmp_path, test):
+    found = in_construct(
+        tmp_path,
+        f"y = x.reshape((2, 2))\nif {test}:\n    return y\nreturn x",
+        init="self.flag = True\n        self.counter = Parameter(Tensor(0, ms.int32))",
+        params="x, n",
+    )
+    assert found == []
+
+
+def test_a_parameter_never_shown_to_be_a_tensor_is_not_flagged(tmp_path):
+    # `flag` may be a Python bool passed to the Cell: the compiler folds it.
+    assert in_construct(tmp_path, "if flag:\n    return x\nreturn x + 1", params="x, flag") == []
+
+
+def test_elementwise_ops_on_unknown_values_are_not_flagged(tmp_path):
+    # mindspore.scipy's line search: logical_not on scalar state compiles.
+    found = in_construct(
+        tmp_path, "done = ops.logical_not(state)\nif done:\n    return x\nreturn x", params="x, state"
+    )
+    assert found == []
+
+
+def test_a_rebound_name_keeps_the_kind_of_its_other_bindings(tmp_path):
+    found = in_construct(tmp_path, "y = x.reshape((2, 2))\nwhile y > 1:\n    y = y / 2\nreturn y")
+    assert symbols(found) == ["tensor-as-bool"]
+
+
+# ----- function-in-output -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "returned, what",
+    [
+        ("helper", "the function helper"),
+        ("x, helper", "the function helper"),
+        ("lambda y: y", "a lambda"),
+        ("ops.relu", "the function ops.relu"),
+        ("self.post", "the method self.post"),
+        ("x, self.act", "the Cell or primitive self.act"),
+        ("self.add", "the Cell or primitive self.add"),
+        ("self.sub", "the Cell self.sub"),
+        ("inner", "the nested function inner"),
+    ],
+)
+def test_functions_returned_from_construct_are_flagged(tmp_path, returned, what):
+    found = findings(
+        tmp_path,
+        f"""
+def helper(x):
+    return x
+
+class Sub(nn.Cell):
+    def construct(self, x):
+        return x
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+        self.add = ops.Add()
+        self.sub = Sub()
+
+    def post(self, y):
+        return y
+
+    def construct(self, x):
+        def inner(y):
+            return y
+        return {returned}
+""",
+    )
+    assert symbols(found) == ["function-in-output"]
+    assert what in found[0].message
+
+
+@pytest.mark.parametrize(
+    "returned",
+    ["Box", "helper(x)", "self.factor", "self.act(x)", "x.dtype", "self.post(x)", "None"],
+)
+def test_values_classes_and_properties_returned_are_not_flagged(tmp_path, returned):
+    found = findings(
+        tmp_path,
+        f"""
+def helper(x):
+    return x
+
+class Box:
+    pass
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+
+    @property
+    def factor(self):
+        return 2
+
+    def post(self, y):
+        return y
+
+    def construct(self, x):
+        return {returned}
+""",
+    )
+    assert found == []
+
+
+def test_functions_returned_into_a_graph_are_not_flagged(tmp_path):
+    # A helper, and a sub-Cell whose parent calls it, return into the calling graph: fine in 2.10.
+    found = findings(
+        tmp_path,
+        """
+def helper(x):
+    return x
+
+class Inner(nn.Cell):
+    def construct(self, x):
+        return x, helper
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+
+    def pick(self):
+        return helper
+
+    def construct(self, x):
+        y, f = self.inner(x)
+        return self.pick()(f(y))
+""",
+    )
+    assert found == []
+
+
+def test_jit_function_returning_a_function_is_flagged(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+def helper(x):
+    return x
+
+@ms.jit
+def step(x):
+    return x, helper
+""",
+    )
+    assert symbols(found) == ["function-in-output"]
+
+
+# ----- function-in-output-dict --------------------------------------------------------------
+
+
+def test_function_in_a_returned_dict_is_flagged_apart(tmp_path):
+    found = findings(
+        tmp_path,
+        """
+def helper(x):
+    return x
+
+class Net(nn.Cell):
+    def construct(self, x):
+        out = {"x": x, "f": helper}
+        return out
+""",
+    )
+    assert symbols(found) == ["function-in-output-dict"]
+
+
+def test_dict_of_tensors_returned_is_not_flagged_by_this_family(tmp_path):
+    found = in_construct(tmp_path, 'return {"x": x, "y": ops.relu(x)}')
+    assert found == []
+
+
+# ----- the catalogue's own examples ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rule", [r for r in catalogue.rules() if r.family == "types"], ids=lambda r: r.symbol
+)
+def test_every_catalogue_example_is_flagged_by_its_rule(tmp_path, rule):
+    found = findings(tmp_path, rule.example)
+    assert rule.symbol in symbols(found)
+
+
+def test_a_config_object_with_mean_and_std_fields_is_not_a_tensor(tmp_path):
+    # `cfg.mean` read (not called) is a field; only calling a tensor method shows a tensor.
+    found = in_construct(
+        tmp_path, "y = (x - cfg.mean) / cfg.std\nif not cfg:\n    return x\nreturn y", params="x, cfg"
+    )
+    assert found == []
+
+
+def test_output_of_a_batch_layer_used_as_bool_is_flagged(tmp_path):
+    found = in_construct(
+        tmp_path, "logits = self.fc(x)\nif logits > 0:\n    return logits\nreturn x",
+        init="self.fc = nn.Dense(2, 1)\n        self.act = nn.ReLU()",
+    )
+    assert symbols(found) == ["tensor-as-bool"]
+
+
+def test_output_of_other_sub_cells_used_as_bool_is_not_flagged(tmp_path):
+    # A project Cell or an activation may return anything (a scalar loss, a tuple).
+    found = in_construct(
+        tmp_path, "loss = self.loss(x)\nif self.act(loss):\n    return x\nreturn x",
+        init="self.loss = nn.MSELoss()\n        self.act = nn.ReLU()",
+    )
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["return x.reshape((n, -1))", "return ops.zeros((n, 2), ms.float32) + x", "return ops.tile(x, (n, 1))"],
+)
+def test_tensor_sizes_in_shapes_are_not_flagged(tmp_path, statement):
+    # MindSpore 2.10 accepts a scalar tensor in a shape at every level (outputs and gradients
+    # matched PyNative): the issue's "sizes" bullet is not a rule.
+    assert in_construct(tmp_path, f"n = ops.argmax(x.sum(1)) + 1\n{statement}") == []
+
+
+@pytest.mark.parametrize(
+    "test, flagged",
+    [
+        ("logits.argmax(-1) == 1", True),
+        ("logits.sum(axis=1) > 0", True),
+        ("ops.reduce_sum(logits, 1) > 0", True),
+        ("logits.argmax() == 1", False),
+        ("logits.sum(axis=None) > 0", False),
+        ("ops.reduce_sum(logits) > 0", False),
+        ("logits.norm(2) > 1", False),
+    ],
+)
+def test_a_reduction_along_an_axis_keeps_the_batch(tmp_path, test, flagged):
+    found = in_construct(
+        tmp_path, f"logits = self.fc(x)\nif {test}:\n    return logits\nreturn x",
+        init="self.fc = nn.Dense(2, 2)",
+    )
+    assert symbols(found) == (["tensor-as-bool"] if flagged else [])
