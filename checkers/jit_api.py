@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import CellContext, Family, FunctionContext
+from msgraphlint.catalogue import snapshot
 from msgraphlint.project import ClassInfo, ModuleInfo
 from msgraphlint.scope import REMOVED_JIT_DECORATORS
 
@@ -26,21 +27,22 @@ MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"
 # Modules `ms_function` used to be imported from.
 REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
+# Where the replacement, jit, is imported from in a version fallback.
+JIT_FROM_MODULES = REMOVED_FROM_MODULES
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
-# Snapshot of MindSpore 2.10.0's jit-forbidden registry
-# (mindspore.graph._utils.check_jit_forbidden_api: get_jit_forbidden_method / _module).
-JIT_FORBIDDEN_MINDSPORE_VERSION = "2.10.0"
+# MindSpore's jit-forbidden registry (mindspore.graph._utils.check_jit_forbidden_api), as data:
+# msgraphlint/rules/jit_forbidden.toml, written from the installed MindSpore by
+# `python -m msgraphlint.snapshots` (the static path never imports MindSpore).
+_REGISTRY = snapshot("jit_forbidden")
+JIT_FORBIDDEN_MINDSPORE_VERSION = _REGISTRY["mindspore_version"]
+_CELL_PREFIX = "mindspore.nn.cell.Cell."
+_TENSOR_PREFIX = "mindspore.common.tensor.Tensor."
 FORBIDDEN_CELL_METHODS = frozenset(
-    {
-        "buffers", "get_buffer", "get_parameters", "get_sub_cell", "load_state_dict",
-        "named_buffers", "register_backward_hook", "register_backward_pre_hook",
-        "register_buffer", "register_forward_hook", "register_forward_pre_hook",
-        "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
-        "register_saved_tensors_hooks", "register_state_dict_post_hook",
-        "register_state_dict_pre_hook", "state_dict", "to", "to_empty", "trainable_params",
-        "untrainable_params",
-    }
+    method.removeprefix(_CELL_PREFIX)
+    for method in _REGISTRY["methods"]
+    if method.startswith(_CELL_PREFIX)
 )
 # Not registered themselves, but seen failing the same way in 2.10: parameters_dict and
 # parameters_broadcast_dict call get_parameters; parameters_and_names and cells_and_names are
@@ -48,23 +50,17 @@ FORBIDDEN_CELL_METHODS = frozenset(
 CELL_METHODS_FAILING_THROUGH = frozenset(
     {"parameters_dict", "parameters_broadcast_dict", "parameters_and_names", "cells_and_names"}
 )
-# Tensor.assign_value and Tensor.set_const_arg are registered too (Parameter.set_data has its own
-# rule, parameter-set-data; HookHandle.remove is left out: `.remove` is list.remove as well).
-FORBIDDEN_TENSOR_METHODS = frozenset({"assign_value", "set_const_arg"})
-FORBIDDEN_MODULES = ("mindspore.context.", "mindspore.common.initializer.", "mindspore.log.")
-# Public re-exports of functions from those modules.
-FORBIDDEN_REEXPORTS = {
-    "mindspore.get_context": "mindspore.context.get_context",
-    "mindspore.set_context": "mindspore.context.set_context",
-    "mindspore.get_auto_parallel_context": "mindspore.context.get_auto_parallel_context",
-    "mindspore.set_auto_parallel_context": "mindspore.context.set_auto_parallel_context",
-    "mindspore.reset_auto_parallel_context": "mindspore.context.reset_auto_parallel_context",
-    "mindspore.get_ps_context": "mindspore.context.get_ps_context",
-    "mindspore.set_ps_context": "mindspore.context.set_ps_context",
-    "mindspore.reset_ps_context": "mindspore.context.reset_ps_context",
-    "mindspore.get_level": "mindspore.log.get_level",
-    "mindspore.get_log_config": "mindspore.log.get_log_config",
-}
+# Tensor.assign_value and Tensor.set_const_arg. Left out of the registry's other entries:
+# Parameter.set_data has its own rule (parameter-set-data), HookHandle.remove is list.remove as
+# well, and the saved_tensors_hooks helpers are context managers the with-statement rules see.
+FORBIDDEN_TENSOR_METHODS = frozenset(
+    method.removeprefix(_TENSOR_PREFIX)
+    for method in _REGISTRY["methods"]
+    if method.startswith(_TENSOR_PREFIX)
+)
+FORBIDDEN_MODULES = tuple(f"{module}." for module in _REGISTRY["modules"])
+# Public re-exports of functions from those modules (mindspore.set_context, ...).
+FORBIDDEN_REEXPORTS: dict[str, str] = dict(_REGISTRY["reexports"])
 # Names specific enough to Cells to be reported on any receiver; the others (to, buffers,
 # state_dict, ...) only on self or a sub-Cell, since other objects have methods of those names.
 CELL_ONLY_NAMES = frozenset(
@@ -77,6 +73,16 @@ FORBIDDEN_INSTEAD = "call it in __init__ (or outside the Cell) and keep the resu
 CLASSMETHOD_INSTEAD = "a @staticmethod, or a module-level function"
 
 
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    """A bare except, or one naming ImportError, ModuleNotFoundError or Exception."""
+    if handler.type is None:
+        return True
+    names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(
+        isinstance(name, ast.Name) and name.id in IMPORT_ERRORS for name in names
+    )
+
+
 class JitApi(Family):
     name = "jit-api"
 
@@ -84,12 +90,55 @@ class JitApi(Family):
     def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
         if REMOVED_FUNCTION_NAME not in (module.source.text or ""):
             return  # no mention, no use: spare the walk of the whole module
+        fallbacks = self._version_fallbacks(module)
         for node in module.nodes(module.tree):
             if isinstance(node, ast.ImportFrom) and self._imports_ms_function(node):
+                if id(node) in fallbacks:
+                    continue
                 ctx.report("removed-ms-function", node, f"from {node.module} import ms_function",
                            MS_FUNCTION_INSTEAD)
             elif isinstance(node, ast.Attribute) and ctx.qualify(node) in REMOVED_QUALIFIED:
                 ctx.report("removed-ms-function", node, ast.unparse(node), MS_FUNCTION_INSTEAD)
+
+    def _version_fallbacks(self, module: ModuleInfo) -> set[int]:
+        """ids of ``from mindspore import ms_function`` imports that only run on an old MindSpore:
+        in the ``except`` of a ``try`` that imports jit, or in the branch of an ``if`` whose other
+        branch imports jit (``if is_ms_version_2(): ... else: ...``). On 2.6+ the jit import
+        succeeds (or the version test picks it) and the fallback line never runs (seen in the
+        mindcv and mindocr wheels: 10 false alarms in the audit, docs/audit.md)."""
+        fallbacks: set[int] = set()
+        for node in module.nodes(module.tree):
+            if isinstance(node, ast.Try):
+                if self._imports_jit(node.body):
+                    for handler in node.handlers:
+                        fallbacks.update(self._ms_function_imports(handler.body))
+                # try the old name first, fall back to jit: the ImportError is caught
+                if any(
+                    self._imports_jit(handler.body) and _catches_import_error(handler)
+                    for handler in node.handlers
+                ):
+                    fallbacks.update(self._ms_function_imports(node.body))
+            elif isinstance(node, ast.If):
+                if self._imports_jit(node.body):
+                    fallbacks.update(self._ms_function_imports(node.orelse))
+                if self._imports_jit(node.orelse):
+                    fallbacks.update(self._ms_function_imports(node.body))
+        return fallbacks
+
+    @staticmethod
+    def _imports_jit(body: list[ast.stmt]) -> bool:
+        """Whether the statements themselves import jit from MindSpore."""
+        return any(
+            isinstance(stmt, ast.ImportFrom) and stmt.level == 0
+            and stmt.module in JIT_FROM_MODULES and any(a.name == "jit" for a in stmt.names)
+            for stmt in body
+        )
+
+    def _ms_function_imports(self, body: list[ast.stmt]) -> set[int]:
+        return {
+            id(stmt) for stmt in body
+            if isinstance(stmt, ast.ImportFrom) and self._imports_ms_function(stmt)
+        }
 
     @staticmethod
     def _imports_ms_function(node: ast.ImportFrom) -> bool:

@@ -17,6 +17,7 @@ CANONICAL = {
     "mindspore.Cell": "mindspore.nn.Cell",
     "mindspore.nn.cell.Cell": "mindspore.nn.Cell",
     "mindspore.common.api.jit": "mindspore.jit",
+    "mindspore.graph.api.jit": "mindspore.jit",  # where 2.10 defines it (MindSpore's own code)
     "mindspore.common.jit_config.JitConfig": "mindspore.JitConfig",
     "mindspore.common.api.ms_function": "mindspore.ms_function",
     "mindspore.common.Parameter": "mindspore.Parameter",

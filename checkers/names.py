@@ -1,0 +1,572 @@
+"""Names the graph compiler cannot resolve: undefined names, attributes never set, and builtins the
+graph does not implement called on values that flow from the inputs.
+
+MindSpore resolves every name of a compiled function while it compiles, so a name Python would only
+miss at run time (a typo, a forgotten import, a class-body constant read without ``self.``) stops
+the compilation at every level: "The name 'x' is not defined, or not supported in graph mode".
+``self.x`` that no class of the object ever sets fails the same way ("object has no attribute").
+Code the compiler may fold away (under a constant ``if``, a ``for`` over a constant sequence, after
+a ``return``) is not reported: seen with 2.10, an undefined name in a branch whose condition is
+a compile-time constant compiles.
+
+Builtins the graph does not implement (``type``, ``repr``, ``all``, ...) are evaluated on the host
+at compile time; called on a variable they fail at STRICT and fall back to the interpreter at LAX.
+The graph's own list is read from MindSpore (msgraphlint/rules/graph_builtins.toml); the ones the
+third-party family already reports (sorted, set, id, ...) are left to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.catalogue import snapshot
+from msgraphlint.names import canonical
+from msgraphlint.project import ClassInfo, ModuleInfo, walk_python_files
+from msgraphlint.scope import CELL_BASE, first_parameter
+from msgraphlint.source import content_digest
+
+from .third_party import NON_GRAPH_BUILTINS
+
+# ----- data --------------------------------------------------------------------------------
+
+_BUILTINS_SNAPSHOT = snapshot("graph_builtins")
+GRAPH_BUILTINS = frozenset(_BUILTINS_SNAPSHOT["graph"])
+# str() is converted by the graph (str_func), but on a tensor STRICT fails: "In JIT strict mode,
+# cannot get attributes __str__ or the Tensor[Float32] object" (seen with 2.10).
+GRAPH_BUILTINS_FAILING_ON_TENSORS = frozenset({"str"})
+# Builtins that raise, print or stop: reported by other rules or harmless.
+NOT_REPORTED_BUILTINS = frozenset({"super", "breakpoint"})
+CELL_ATTRIBUTES = frozenset(snapshot("cell_attributes")["names"])
+# Names a module (or, for __class__, a method) has without binding them, and builtins of other
+# platforms.
+IMPLICIT_NAMES = frozenset(
+    {
+        "__file__", "__cached__", "__path__", "__builtins__", "__annotations__", "__name__",
+        "__doc__", "__spec__", "__loader__", "__package__", "__debug__", "__class__",
+        "WindowsError",
+    }
+)
+KNOWN_NAMES = frozenset(dir(builtins)) | IMPLICIT_NAMES
+# Text that means names or attributes are made in ways a syntax walk cannot follow: give up.
+NAME_TRICKS = ("globals()", "__builtins__", "import builtins", "sys.modules", "exec(", "vars()")
+ATTRIBUTE_TRICKS = (
+    "setattr(", "__setattr__", "__getattr__", "__getattribute__", "__dict__", "vars(",
+    "insert_param_to_cell", "insert_child_to_cell", "_params[", "_cells[", "register_buffer",
+    "exec(",
+)
+# Bases a class may have and still be read completely: nn.Cell's attributes are data.
+COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object"})
+JIT_CLASS = "mindspore.jit_class"
+# `x.attr = ...` and `x.attr += ...`: the dot, the name and the assignment.
+_DOT_ASSIGN = re.compile(rb"\.[ \t]*([A-Za-z_]\w*)[ \t]*(?:[-+*/@%&|^]|//|>>|<<|\*\*)?=(?!=)")
+TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
+_LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
+_SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
+_SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
+_STAR_IMPORT = re.compile(r"\bimport\s*\(?\s*\*")
+
+CLASS_ATTRIBUTE_INSTEAD = "self.%s (class attributes are not names inside methods)"
+IMPORT_INSTEAD = "define or import it at module level"
+
+
+class Names(Family):
+    name = "names"
+
+    def __init__(self) -> None:
+        # Keyed by id(); the object is kept beside the answer so that a reused id never matches.
+        self._module_names: dict[int, tuple[ModuleInfo, frozenset[str] | None]] = {}
+        self._function_names: dict[int, tuple[ast.AST, frozenset[str]]] = {}
+        # Answers that read other files: kept through the scope model's memo, which replays
+        # their reads for the result cache whenever they are reused.
+        self._class_attrs: dict[object, tuple[frozenset[str] | None, frozenset]] = {}
+        self._project_text: dict[Path, ProjectText] = {}
+        self._texts_for_roots: dict[tuple[Path, ...], list[ProjectText]] = {}
+        self._definitions: dict[int, tuple[ast.AST, frozenset[str]]] = {}
+        self._own_attrs: dict[ClassInfo, tuple[set[str] | None, frozenset]] = {}
+        self._subclass_attrs: dict[ClassInfo, tuple[frozenset[str] | None, frozenset]] = {}
+
+    # ----- undefined names ---------------------------------------------------------------
+
+    def visit_Name(self, node: ast.Name, ctx: FunctionContext) -> None:
+        if not isinstance(node.ctx, ast.Load) or node.id in KNOWN_NAMES:
+            return
+        module = ctx.module
+        if node.id in ctx.values.local_names or node.id in module.imports.names or (
+            node.id in module.assignments
+        ):
+            return  # what the project model knows already; the walks below only on a miss
+        module_names = self.module_names(module)
+        if module_names is None or node.id in module_names:
+            return
+        if node.id in self.function_names(ctx):
+            return
+        if self.may_be_folded_away(node, ctx):
+            return
+        owner = ctx.owner
+        if owner is not None and node.id in class_body_names(owner):
+            hint = CLASS_ATTRIBUTE_INSTEAD % node.id
+        else:
+            hint = IMPORT_INSTEAD
+        ctx.report("undefined-name", node, node.id, hint)
+
+    def module_names(self, module: ModuleInfo) -> frozenset[str] | None:
+        """Names bound at module level (anywhere outside function and class bodies, and by
+        `global` in functions); None when the module makes names a walk cannot see."""
+        cached = self._module_names.get(id(module))
+        if cached is not None and cached[0] is module:
+            return cached[1]
+        text = module.source.text or ""
+        names: frozenset[str] | None
+        if any(trick in text for trick in NAME_TRICKS) or (
+            _STAR_IMPORT.search(text) and has_star_import(module.tree)
+        ):
+            names = None
+        else:
+            names = frozenset(scope_bindings(module.tree, "global" in text))
+        self._module_names[id(module)] = (module, names)
+        return names
+
+    def function_names(self, ctx: FunctionContext) -> frozenset[str]:
+        """Names bound in the compiled function (nested functions, lambdas and comprehensions
+        included: flow-insensitive, never too few) and in the functions enclosing it."""
+        node = ctx.function.node
+        cached = self._function_names.get(id(node))
+        if cached is not None and cached[0] is node:
+            return cached[1]
+        names = set(all_bindings(node))
+        for enclosing in enclosing_functions(ctx.module, node):
+            names.update(all_bindings(enclosing))
+        found = frozenset(names)
+        self._function_names[id(node)] = (node, found)
+        return found
+
+    # ----- attributes never set ----------------------------------------------------------
+
+    def visit_Attribute(self, node: ast.Attribute, ctx: FunctionContext) -> None:
+        if not isinstance(node.ctx, ast.Load) or not ctx.is_self(node.value):
+            return
+        attr = node.attr
+        if attr.startswith("__") and attr.endswith("__"):
+            return  # object's own dunders
+        classes = ctx.model.self_classes(ctx.function)
+        if not classes:
+            return
+        known = self.class_attributes(ctx, classes)
+        if known is None or attr in known:
+            return
+        # Only now the project-wide questions (a text scan of every file, once per run).
+        later = self.subclass_attributes(ctx)
+        if later is None or attr in later:
+            return  # an abstract base: a subclass sets it (or cannot be read)
+        if attr in self.externally_set(ctx):
+            return  # `net.attr = ...` somewhere in the project
+        if self.may_be_folded_away(node, ctx):
+            return
+        cls = ctx.cell or ctx.owner or classes[0]
+        ctx.report("missing-attribute", node, attr, cls.name)
+
+    def class_attributes(self, ctx: FunctionContext, classes: list[ClassInfo]) -> frozenset[str] | None:
+        """Every attribute the classes of ``self`` define; None when they cannot all be read."""
+        return ctx.model.memo(
+            self._class_attrs, ctx.function, lambda: self.union_of_attributes(ctx, classes)
+        )
+
+    def subclass_attributes(self, ctx: FunctionContext) -> frozenset[str] | None:
+        """What the project subclasses of the concrete class (not of its bases) set."""
+        start = ctx.cell or ctx.owner
+        if start is None:
+            return frozenset()
+        return ctx.model.memo(
+            self._subclass_attrs,
+            start,
+            lambda: self.union_of_attributes(ctx, self.subclasses(ctx, start)),
+        )
+
+    def union_of_attributes(self, ctx: FunctionContext, classes: list[ClassInfo]) -> frozenset[str] | None:
+        names: set[str] = set()
+        for cls in classes:
+            own = self.own_attributes(ctx, cls)
+            if own is None:
+                return None
+            names |= own
+        return frozenset(names)
+
+    def own_attributes(self, ctx: FunctionContext, cls: ClassInfo) -> set[str] | None:
+        return ctx.model.memo(self._own_attrs, cls, lambda: self._own_attributes(ctx, cls))
+
+    def _own_attributes(self, ctx: FunctionContext, cls: ClassInfo) -> set[str] | None:
+        names: set[str] | None = None
+        if is_cell_itself(cls):
+            # MindSpore's own source being checked: nn.Cell's attributes are the snapshot's
+            # (its __getattr__/__setattr__ serve the attributes its subclasses set).
+            names = set(CELL_ATTRIBUTES)
+        elif complete_class(ctx, cls):
+            names = set(cls.methods) | set(cls.self_assignments) | class_body_names(cls)
+            if CELL_BASE in cls.base_names:
+                names |= CELL_ATTRIBUTES
+        return names
+
+    def project_texts(self, ctx: FunctionContext) -> list[ProjectText]:
+        key = tuple(ctx.engine.project.scan_roots) or (ctx.module.path.parent,)
+        if key not in self._texts_for_roots:
+            for root in outermost(list(key)):
+                if root not in self._project_text:
+                    self._project_text[root] = scan_project(root)
+            self._texts_for_roots[key] = [self._project_text[r] for r in outermost(list(key))]
+        texts = self._texts_for_roots[key]
+        for text in texts:  # the answer depends on every file scanned (for the result cache)
+            ctx.engine.project.reads.note_all(text.reads)
+        return texts
+
+    def externally_set(self, ctx: FunctionContext) -> frozenset[str]:
+        """Attribute names assigned on a receiver other than ``self`` anywhere in the projects
+        being checked (`net.scale = 2` in a training script)."""
+        found: set[str] = set()
+        for text in self.project_texts(ctx):
+            found |= text.external_sets
+        return frozenset(found)
+
+    def subclasses(self, ctx: FunctionContext, cls: ClassInfo) -> list[ClassInfo]:
+        """Project classes deriving from ``cls``, transitively: an abstract base Cell's construct
+        reads attributes only its subclasses set."""
+        found: list[ClassInfo] = []
+        pending = [cls]
+        seen = {id(cls)}
+        while pending:
+            current = pending.pop()
+            for text in self.project_texts(ctx):
+                for path in sorted(text.subclass_files.get(current.name, ())):
+                    module = ctx.engine.project.module(path)
+                    for candidate in (module.classes.values() if module else ()):
+                        if id(candidate) not in seen and current in ctx.model.mro(candidate):
+                            seen.add(id(candidate))
+                            found.append(candidate)
+                            pending.append(candidate)
+        return found
+
+    # ----- builtins outside the graph ----------------------------------------------------
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        if not isinstance(node.func, ast.Name):
+            return
+        qualified = ctx.qualify(node.func)
+        if qualified is None or not qualified.startswith("builtins."):
+            return
+        name = qualified.removeprefix("builtins.")
+        if name in NOT_REPORTED_BUILTINS or qualified in NON_GRAPH_BUILTINS:
+            return  # the third-party family reports these (host-call-on-tensor)
+        if name in GRAPH_BUILTINS and name not in GRAPH_BUILTINS_FAILING_ON_TENSORS:
+            return
+        if name[:1].isupper():
+            return  # exceptions: raise ValueError(x) is the syntax family's business
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        definitions = self.definition_names(ctx)
+        if any(
+            ctx.is_variable(argument) and root_name(argument) not in definitions
+            for argument in arguments
+        ):
+            if not self.may_be_folded_away(node, ctx):  # `if not isinstance(x, T): raise ..type(x)`
+                ctx.report("non-graph-builtin", node, name)
+
+    def definition_names(self, ctx: FunctionContext) -> frozenset[str]:
+        """Names the function binds only by def, class or import: functions and modules, which
+        the value model counts as unknown (so variable) but which never hold a tensor."""
+        node = ctx.function.node
+        cached = self._definitions.get(id(node))
+        if cached is not None and cached[0] is node:
+            return cached[1]
+        defined: set[str] = set()
+        other: set[str] = set()
+        for inner in ast.walk(node):
+            if inner is node:
+                continue
+            if isinstance(inner, DEFINITIONS):
+                defined.update(_stored_names(inner))
+            elif isinstance(inner, (ast.Name, ast.arguments, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+                other.update(_stored_names(inner))
+        found = frozenset(defined - other)
+        self._definitions[id(node)] = (node, found)
+        return found
+
+    # ----- shared: code the compiler may never see ---------------------------------------
+
+    @staticmethod
+    def may_be_folded_away(node: ast.AST, ctx: FunctionContext) -> bool:
+        """Under a condition, loop or short-circuit that may be a compile-time constant, after a
+        return, inside try, or in an annotation: the compiler may never resolve the name there."""
+        values = ctx.values
+        child, parent = node, values.parent(node)
+        while parent is not None:
+            if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
+                if child is not parent.test and not runtime_condition(parent.test, ctx):
+                    return True
+            elif isinstance(parent, (ast.For, ast.AsyncFor)):
+                if child is not parent.iter and not ctx.is_variable(parent.iter):
+                    return True  # a loop over a constant sequence is unrolled, maybe to nothing
+            elif isinstance(parent, ast.comprehension):
+                if child is not parent.iter and not ctx.is_variable(parent.iter):
+                    return True
+            elif isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                if child not in parent.generators and not all(
+                    ctx.is_variable(generator.iter) for generator in parent.generators
+                ):
+                    return True
+            elif isinstance(parent, ast.BoolOp):
+                if child is not parent.values[0]:
+                    return True  # `flag and name`: the rest may be folded away
+            elif isinstance(parent, (ast.Try, ast.TryStar, ast.arg)):
+                return True
+            elif isinstance(parent, ast.AnnAssign) and child is parent.annotation:
+                return True
+            elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and child is parent.returns:
+                return True
+            if isinstance(child, ast.stmt) and follows_terminator(child, parent):
+                return True
+            child, parent = parent, values.parent(parent)
+        return False
+
+
+# ----- helpers that read syntax ------------------------------------------------------------
+
+
+def runtime_condition(test: ast.expr, ctx: FunctionContext) -> bool:
+    """A condition certainly computed at run time: it depends on a variable through more than a
+    bare name (a Python scalar input is a constant) and asks no `is`/`is not` question (which the
+    compiler answers from types)."""
+    if not ctx.is_variable(test):
+        return False
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return False
+    bare = test.operand if isinstance(test, ast.UnaryOp) else test
+    return not isinstance(bare, ast.Name)
+
+
+def root_name(node: ast.expr) -> str | None:
+    """The name an attribute, subscript or call chain starts from (`m` in `m.a[0].b()`)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def follows_terminator(statement: ast.stmt, parent: ast.AST) -> bool:
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and statement in block:
+            before = block[: block.index(statement)]
+            return any(isinstance(s, TERMINATORS) for s in before)
+    return False
+
+
+def has_star_import(tree: ast.Module) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+        for node in ast.walk(tree)
+    )
+
+
+def _stored_names(node: ast.AST):
+    """Names one node binds (not descending)."""
+    match node:
+        case ast.Name(id=name, ctx=ast.Store() | ast.Del()):
+            yield name
+        case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
+            for alias in aliases:
+                yield (alias.asname or alias.name).split(".")[0]
+        case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(name=name):
+            yield name
+        case ast.ExceptHandler(name=name) if name:
+            yield name
+        case ast.MatchAs(name=name) | ast.MatchStar(name=name) if name:
+            yield name
+        case ast.MatchMapping(rest=name) if name:
+            yield name
+        case ast.Global(names=names) | ast.Nonlocal(names=names):
+            yield from names
+        case ast.arguments():
+            every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
+            yield from (arg.arg for arg in every if arg is not None)
+
+
+def all_bindings(function: ast.AST):
+    """Every name bound anywhere inside a function, its nested scopes included."""
+    for node in ast.walk(function):
+        yield from _stored_names(node)
+
+
+def scope_bindings(tree: ast.Module, has_global: bool = True):
+    """Names bound in the module's own scope: outside function and class bodies (whose own names
+    count), plus names any function declares ``global`` (sought only if the text says global)."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        yield from _stored_names(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            for inner in ast.walk(node) if has_global else ():
+                if isinstance(inner, ast.Global):
+                    yield from inner.names
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def enclosing_functions(module: ModuleInfo, node: ast.AST) -> list[ast.AST]:
+    """The functions (and lambdas) that contain ``node``: their names are closure variables.
+    Methods and module functions have none, which spares the walk for almost every target."""
+    if any(node is f for f in module.functions.values()) or any(
+        node is m for cls in module.classes.values() for m in cls.methods.values()
+    ):
+        return []
+    path: list[ast.AST] = []
+
+    def search(current: ast.AST, trail: list[ast.AST]) -> bool:
+        for child in ast.iter_child_nodes(current):
+            if child is node:
+                path.extend(trail)
+                return True
+            inner = [*trail, child] if isinstance(child, SCOPES) else trail
+            if search(child, inner):
+                return True
+        return False
+
+    search(module.tree, [])
+    return path
+
+
+def class_body_names(cls: ClassInfo) -> set[str]:
+    """Names the class body binds (attributes of the class), looking into if/try/with blocks."""
+    names: set[str] = set()
+    pending: list[ast.AST] = list(cls.node.body)
+    while pending:
+        node = pending.pop()
+        names.update(_stored_names(node))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def is_cell_itself(cls: ClassInfo) -> bool:
+    return canonical(f"{cls.module.name}.{cls.name}") == CELL_BASE
+
+
+def complete_class(ctx: FunctionContext, cls: ClassInfo) -> bool:
+    """Whether every attribute of the class can be read from the project: each base is a project
+    class or nn.Cell (or object), no metaclass or class decorator but jit_class, no trick that
+    makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
+    never handed to a function that could set attributes on it."""
+    if cls.node.keywords:
+        return False
+    imports = cls.module.imports
+    for decorator in cls.node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if imports.qualify(target) != JIT_CLASS:
+            return False
+    for base in cls.node.bases:
+        qualified = imports.qualify(base)
+        if qualified is None:
+            return False
+        if qualified not in COMPLETE_BASES and ctx.model.resolve_class(qualified, cls.module) is None:
+            return False  # an external class (nn.Dense, a library's base): its attributes are unknown
+    segment = "\n".join(cls.module.source.lines[cls.node.lineno - 1 : cls.node.end_lineno])
+    if any(trick in segment for trick in ATTRIBUTE_TRICKS):
+        return False
+    # `self` other than `self.x` and the parameters themselves: only then walk the methods.
+    loose = len(_LOOSE_SELF.findall(segment)) - len(_SELF_PARAMETER.findall(segment)) - len(
+        _SUPER_SELF.findall(segment)
+    )
+    return loose <= 0 or not self_escapes(cls, ctx)
+
+
+def self_escapes(cls: ClassInfo, ctx: FunctionContext) -> bool:
+    """``self`` passed to a function, aliased or stored in a container: that code may set
+    attributes on it. Calls that cannot (builtins, super(), Base.__init__(self) of a class already
+    read), ``self.x``, ``return self`` and ``self is other`` are fine."""
+    for method in cls.methods.values():
+        self_name = first_parameter(method)
+        if self_name is None:
+            continue
+        for parent in ast.walk(method):
+            for child in ast.iter_child_nodes(parent):
+                if not (isinstance(child, ast.Name) and child.id == self_name):
+                    continue
+                if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
+                    continue
+                call = parent if isinstance(parent, ast.Call) else None
+                if isinstance(parent, (ast.keyword, ast.Starred)):
+                    call = next((c for c in ast.walk(method) if isinstance(c, ast.Call)
+                                 and (parent in c.keywords or parent in c.args)), None)
+                if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, ctx):
+                    continue
+                return True
+    return False
+
+
+def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, ctx: FunctionContext) -> bool:
+    qualified = cls.module.imports.qualify(call.func) or ""
+    if qualified.startswith("builtins.") and qualified not in ("builtins.setattr", "builtins.vars"):
+        return True
+    if isinstance(call.func, ast.Attribute):
+        owner = cls.module.imports.qualify(call.func.value)
+        if owner in COMPLETE_BASES:
+            return True  # nn.Cell.__init__(self)
+        if owner is not None and (base := ctx.model.resolve_class(owner, cls.module)) is not None:
+            return base in ctx.model.mro(cls)  # Base.method(self): Base is read too
+    return False
+
+
+def outermost(roots: list[Path]) -> list[Path]:
+    """The roots not inside another one (a folder without project markers is a root of its
+    own; its files are already below the enclosing root)."""
+    return [root for root in roots if not any(other != root and other in root.parents for other in roots)]
+
+
+_CLASS_LINE = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
+
+
+@dataclass
+class ProjectText:
+    """What a text scan of a project's files tells (no parsing): attribute names assigned on a
+    receiver other than ``self`` (`net.scale = 2`), and which files define classes deriving from
+    a given name."""
+
+    external_sets: frozenset[str]
+    subclass_files: dict[str, set[Path]]
+    reads: frozenset[tuple] = frozenset()  # ("file", path, digest) of every file scanned
+
+
+def scan_project(root: Path) -> ProjectText:
+    sets: set[str] = set()
+    subclass_files: dict[str, set[Path]] = {}
+    reads: set[tuple] = set()
+    for path in walk_python_files(root):
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        reads.add(("file", str(path.resolve()), content_digest(raw).hex()))
+        sets.update(external_sets(raw))
+        for match in _CLASS_LINE.finditer(raw):
+            for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):
+                subclass_files.setdefault(word.decode(), set()).add(path)
+    return ProjectText(frozenset(sets), subclass_files, frozenset(reads))
+
+
+def external_sets(raw: bytes) -> set[str]:
+    """Names in `receiver.name = ...` where the receiver is not `self` (a regex anchored on the
+    dot, then a look back at the receiver: much cheaper than matching the receiver first)."""
+    found: set[str] = set()
+    for match in _DOT_ASSIGN.finditer(raw):
+        before = raw[max(0, match.start() - 6) : match.start()].rstrip()
+        if before.endswith(b"self") and not before[-5:-4].isalnum() and before[-5:-4] != b"_":
+            continue
+        if before[-1:].isalnum() or before[-1:] in (b"_", b")", b"]"):
+            found.add(match.group(1).decode())
+    return found

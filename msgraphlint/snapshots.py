@@ -1,0 +1,141 @@
+"""Snapshots of what an installed MindSpore says about names, kept as data beside the rules.
+
+The static path never imports MindSpore (editors, pre-commit, an isolated venv), so the facts the
+`names` and `jit-api` families need are read here, once, from an installed MindSpore and written to
+``msgraphlint/rules/<name>.toml``:
+
+- ``graph_builtins``: the builtins the graph compiler implements itself
+  (``mindspore.graph._parse.resources.convert_object_map`` and ``convert_class_to_function_map``,
+  plus ``tuple``/``list``, which the parser resolves as types), and the builtin types it refuses
+  as external types (``parser._unsupported_python_builtin_type``);
+- ``jit_forbidden``: the registry filled by ``jit_forbidden_register``
+  (``mindspore.graph._utils.check_jit_forbidden_api``): forbidden methods and modules;
+- ``cell_attributes``: every attribute an ``nn.Cell`` has of its own: its methods and class
+  attributes, what ``nn.Cell()`` holds, and every ``self.<name> =`` in ``nn/cell.py``.
+
+``python -m msgraphlint.snapshots`` rewrites the files; ``--check`` exits 1 when they differ from
+the installed MindSpore (tests/test_family_names.py runs the same comparison).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import builtins
+import inspect
+import sys
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parent / "rules"
+NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes")
+# The parser resolves these builtin types itself (RESOLVE_TYPE_TUPLE / RESOLVE_TYPE_LIST).
+PARSER_TYPES = ("list", "tuple")
+
+
+def _mindspore():
+    import mindspore  # noqa: F401 - only here, never on the static path
+    import mindspore.nn  # noqa: F401 - importing registers the jit-forbidden Cell methods
+    import mindspore.ops  # noqa: F401
+
+    return mindspore
+
+
+def graph_builtins() -> dict:
+    ms = _mindspore()
+    from mindspore.graph._parse import parser, resources
+
+    by_identity = {id(value): name for name, value in vars(builtins).items()}
+    implemented = {by_identity[id(key)] for key in resources.convert_object_map if id(key) in by_identity}
+    converted = {
+        spelled.removeprefix("class '").rstrip("'")
+        for spelled in resources.convert_class_to_function_map
+    }
+    external = {value.__name__ for value in parser._unsupported_python_builtin_type}
+    return {
+        "mindspore_version": ms.__version__,
+        "graph": sorted(implemented | converted | set(PARSER_TYPES)),
+        "external_types": sorted(external),
+    }
+
+
+def jit_forbidden() -> dict:
+    ms = _mindspore()
+    from mindspore.graph._utils import check_jit_forbidden_api as registry
+
+    modules = registry.get_jit_forbidden_module()
+    reexports = {
+        f"mindspore.{name}": f"{value.__module__}.{value.__qualname__}"
+        for name, value in sorted(vars(ms).items())
+        if inspect.isfunction(value) and value.__module__ in modules
+    }
+    return {
+        "mindspore_version": ms.__version__,
+        "methods": sorted(registry.get_jit_forbidden_method()),
+        "modules": sorted(modules),
+        "reexports": reexports,  # public spellings of functions from those modules
+    }
+
+
+def cell_attributes() -> dict:
+    ms = _mindspore()
+    cell = ms.nn.Cell
+    names = set(dir(cell)) | set(vars(cell()))
+    tree = ast.parse(inspect.getsource(inspect.getmodule(cell)))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                names.add(node.attr)
+    return {"mindspore_version": ms.__version__, "names": sorted(names)}
+
+
+def current(name: str) -> dict:
+    return {"graph_builtins": graph_builtins, "jit_forbidden": jit_forbidden,
+            "cell_attributes": cell_attributes}[name]()
+
+
+def to_toml(name: str, table: dict) -> str:
+    """Flat tables of strings and lists of strings: enough for these files, no writer needed."""
+    lines = [
+        f"# Snapshot of MindSpore's {name.replace('_', ' ')}, read from the installed package by",
+        "# `python -m msgraphlint.snapshots` (do not edit by hand; rerun it after upgrading MindSpore).",
+    ]
+    tables = {key: value for key, value in table.items() if isinstance(value, dict)}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            continue  # tables come after the plain keys
+        if isinstance(value, str):
+            lines.append(f'{key} = "{value}"')
+        else:
+            lines.append(f"{key} = [")
+            lines.extend(f'    "{item}",' for item in value)
+            lines.append("]")
+    for key, value in tables.items():
+        lines.append(f"\n[{key}]")
+        lines.extend(f'"{inner}" = "{item}"' for inner, item in value.items())
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m msgraphlint.snapshots", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
+    options = parser.parse_args(argv)
+    stale = []
+    for name in NAMES:
+        path = RULES / f"{name}.toml"
+        text = to_toml(name, current(name))
+        if options.check:
+            if not path.exists() or path.read_text("utf-8") != text:
+                stale.append(path.name)
+        else:
+            path.write_text(text, "utf-8")
+            print(f"wrote {path}")
+    if stale:
+        print("out of date with the installed MindSpore: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

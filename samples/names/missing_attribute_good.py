@@ -1,0 +1,27 @@
+"""missing-attribute: attributes set in __init__, in the class body, by a project base class, and
+nn.Cell's own (training), and an optional layer set to None and tested against None."""
+
+from mindspore import nn
+
+
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0
+
+
+class Net(Base):
+    OFFSET = 1.0
+
+    def __init__(self, use_act=False):
+        super().__init__()
+        self.dense = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+        self.act = nn.ReLU() if use_act else None
+
+    def construct(self, x):
+        y = self.dense(x) * self.scale + self.OFFSET
+        if self.act is not None:
+            y = self.act(y)
+        if self.training:
+            return y
+        return y * 2

@@ -1,0 +1,310 @@
+"""names: undefined names, attributes never set, builtins the graph does not implement; and the
+snapshots of MindSpore's own lists (graph builtins, jit-forbidden registry, nn.Cell attributes)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from msgraphlint import catalogue, snapshots
+from msgraphlint.checkers import jit_api, names
+
+from .engine_helpers import findings_on_lines
+
+FAMILY = {"undefined-name", "missing-attribute", "non-graph-builtin"}
+HEADER = """
+import mindspore as ms
+from mindspore import nn, ops
+try:
+    import optional_lib
+except ImportError:
+    optional_lib = None
+"""
+
+
+def findings(tmp_path, body: str) -> set[tuple[str, str]]:
+    return findings_on_lines(tmp_path, HEADER, body, FAMILY)
+
+
+# ----- undefined-name ------------------------------------------------------------------------
+
+
+def test_undefined_names_reported(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            K = 2.0
+
+            def construct(self, x):
+                y = x * K
+                z = [i for i in range(3)]
+                return self.helper(y) + np.ones(2) + undefined_fn(z)
+
+            def helper(self, v):
+                return v + missing_global
+        """)
+    assert got == {
+        ("undefined-name", "y = x * K"),
+        ("undefined-name", "return self.helper(y) + np.ones(2) + undefined_fn(z)"),
+        ("undefined-name", "return v + missing_global"),
+    }
+
+
+def test_names_bound_elsewhere_are_not_reported(tmp_path):
+    got = findings(tmp_path, """
+        def outer_helper(v):
+            return v * LATER
+
+        class Net(nn.Cell):
+            def construct(self, x, *rest, scale=1.0, **options):
+                total = 0
+                for v in (x, x):
+                    total = total + v
+                squares = [w * w for w in (x, x)]
+                def inner(a):
+                    return a + total
+                fn = lambda b: b * scale
+                if (n := len(rest)) > 0:
+                    total = total + n
+                return inner(x) + fn(x) + outer_helper(x) + squares[0] + optional_lib + __name__
+
+        def set_global():
+            global FROM_FUNCTION
+            FROM_FUNCTION = 1
+
+        class UsesGlobal(nn.Cell):
+            def construct(self, x):
+                return x * FROM_FUNCTION * MAIN_ONLY
+
+        if __name__ == "__main__":
+            MAIN_ONLY = 2
+        LATER = 2.0
+        """)
+    assert got == set()
+
+
+def test_code_the_compiler_may_fold_away_is_not_reported(tmp_path):
+    # Seen with 2.10: an undefined name under a False constant condition compiles.
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self, flag=False):
+                super().__init__()
+                self.flag = flag
+                self.layers = nn.CellList([])
+
+            def construct(self, x, mask=None):
+                if self.flag:
+                    x = x + undefined_a
+                if mask is not None:
+                    x = x * undefined_b
+                for layer in self.layers:
+                    x = layer(x) + undefined_c
+                y = self.flag and undefined_d
+                return x
+                x = undefined_e
+        """)
+    assert got == set()
+
+
+def test_runtime_condition_does_not_hide_a_name(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                if x.sum() > 0:
+                    x = x + undefined_a
+                return x
+        """)
+    assert got == {("undefined-name", "x = x + undefined_a")}
+
+
+@pytest.mark.parametrize("trick", ["from os.path import *", "globals()['Z'] = 1", "exec('Z = 1')"])
+def test_files_that_make_names_dynamically_are_skipped(tmp_path, trick):
+    got = findings(tmp_path, f"""
+        {trick}
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x * Z
+        """)
+    assert got == set()
+
+
+def test_class_constant_hint(tmp_path):
+    from .engine_helpers import check_source
+
+    found = check_source(tmp_path, HEADER + """
+class Net(nn.Cell):
+    K = 2.0
+
+    def construct(self, x):
+        return x * K
+""")
+    (finding,) = [f for f in found if f.rule.symbol == "undefined-name"]
+    assert "self.K" in finding.message
+
+
+# ----- missing-attribute ---------------------------------------------------------------------
+
+
+def test_attribute_never_set_is_reported(tmp_path):
+    got = findings(tmp_path, """
+        class Base(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.scale = 2.0
+
+        class Net(Base):
+            OFFSET = 1.0
+
+            def __init__(self):
+                super().__init__()
+                self.dense = nn.Dense(2, 2)
+
+            def construct(self, x):
+                y = self.dense(x) * self.scale + self.OFFSET
+                if self.training:
+                    y = y * self.phase_factor
+                return self.helper(y) * self.scael
+
+            def helper(self, y):
+                return y + self.missing_in_helper
+        """)
+    assert got == {
+        ("missing-attribute", "return self.helper(y) * self.scael"),
+        ("missing-attribute", "return y + self.missing_in_helper"),
+    }
+
+
+def test_attributes_from_cell_methods_and_subclasses(tmp_path):
+    got = findings(tmp_path, """
+        class Abstract(nn.Cell):
+            def construct(self, x):
+                return self.head(x) * self.cls_name_len
+
+        class Concrete(Abstract):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.ReLU()
+                self.cls_name_len = 1
+
+        class UsesCell(nn.Cell):
+            def construct(self, x):
+                if self.training:
+                    return x * 2
+                return self.cast(x) if self.requires_grad else x
+
+            def cast(self, x):
+                return x
+        """)
+    assert got == set()
+
+
+@pytest.mark.parametrize(
+    "init_line",
+    [
+        "setattr(self, 'late', 1)",
+        "self.insert_param_to_cell('late', ms.Parameter(ms.Tensor(1.0)))",
+        "optional_lib.init_weights(self)",
+        "self.alias = [self]",
+    ],
+)
+def test_classes_that_make_attributes_dynamically_give_up(tmp_path, init_line):
+    got = findings(tmp_path, f"""
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                {init_line}
+
+            def construct(self, x):
+                return x * self.late
+        """)
+    assert got == set()
+
+
+def test_external_bases_and_outside_assignments_give_up(tmp_path):
+    got = findings(tmp_path, """
+        class FromDense(nn.Dense):
+            def construct(self, x):
+                return x * self.in_channels
+
+        class FromLibrary(nn.Cell, optional_lib.Mixin):
+            def construct(self, x):
+                return x * self.mixed_in
+
+        class SetOutside(nn.Cell):
+            def construct(self, x):
+                return x * self.scale
+
+        net = SetOutside()
+        net.scale = 2.0
+        """)
+    assert got == set()
+
+
+def test_guarded_attribute_read_is_not_reported(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                if hasattr(self, "maybe"):
+                    return x * self.maybe
+                return x
+        """)
+    assert got == set()
+
+
+# ----- non-graph-builtin ---------------------------------------------------------------------
+
+
+def test_builtins_outside_the_graph_on_variables(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.sizes = (2, 2)
+
+            def construct(self, x):
+                a = type(x)
+                b = repr(self.sizes)
+                c = len(x) + abs(x).sum() + max(x[0], x[1]).sum()
+                d = sorted((x[0], x[1]))
+                if not isinstance(x, ms.Tensor):
+                    raise TypeError(f"got {type(x)}")
+                return x * str(x)
+        """)
+    # repr on a constant is folded; len/abs/max are graph builtins; sorted belongs to
+    # host-call-on-tensor; the raise sits under a compile-time condition.
+    assert got == {
+        ("non-graph-builtin", "a = type(x)"),
+        ("non-graph-builtin", "return x * str(x)"),
+    }
+
+
+# ----- the snapshots -------------------------------------------------------------------------
+
+
+def test_snapshots_carry_the_version_and_the_issue_examples():
+    graph = catalogue.snapshot("graph_builtins")
+    registry = catalogue.snapshot("jit_forbidden")
+    cell = catalogue.snapshot("cell_attributes")
+    for table in (graph, registry, cell):
+        assert table["mindspore_version"]
+    assert {"len", "isinstance", "range", "zip"} <= names.GRAPH_BUILTINS
+    assert "type" not in names.GRAPH_BUILTINS
+    assert {"trainable_params", "get_parameters"} <= jit_api.FORBIDDEN_CELL_METHODS
+    assert {"mindspore.common.initializer.", "mindspore.context."} <= set(jit_api.FORBIDDEN_MODULES)
+    assert jit_api.FORBIDDEN_REEXPORTS["mindspore.set_context"] == "mindspore.context.set_context"
+    assert {"training", "phase", "cells_and_names", "cls_name"} <= names.CELL_ATTRIBUTES
+
+
+def test_snapshot_toml_round_trips():
+    import tomllib
+
+    table = {"mindspore_version": "9.9", "names": ["a", "b"], "reexports": {"x.y": "x.z.y"}}
+    assert tomllib.loads(snapshots.to_toml("demo", table)) == table
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+@pytest.mark.parametrize("name", snapshots.NAMES)
+def test_snapshot_agrees_with_installed_mindspore(name):
+    """`python -m msgraphlint.snapshots` rewrites the files when this fails."""
+    assert catalogue.snapshot(name) == snapshots.current(name)
