@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import catalogue
 from .catalogue import Level, Severity
+from .confirm.settings import ConfirmSettings, SettingsError, parse_confirm
 from .findings import Finding
 
 FORMATS = ("text", "json", "sarif", "gitlab")
@@ -32,6 +33,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     baseline: Path | None = None  # findings recorded there are not reported
     source: Path | None = None  # the pyproject.toml the defaults came from
+    confirm: ConfirmSettings = ConfirmSettings()  # [tool.msgraphlint.confirm], for --confirm
 
     def wants(self, finding: Finding) -> bool:
         if finding.rule_id in self.ignore:
@@ -137,6 +139,13 @@ def parse_baseline_path(value: object, where: str) -> str:
     return value
 
 
+def parse_confirm_table(value: object, where: str) -> ConfirmSettings:
+    try:
+        return parse_confirm(value, where)
+    except SettingsError as error:
+        raise ConfigError(str(error)) from None
+
+
 # [tool.msgraphlint] key -> (Config field, parser(value, where))
 SETTINGS = {
     "syntax-level": ("level", parse_level),
@@ -147,6 +156,7 @@ SETTINGS = {
     "fail-on": ("fail_on", parse_severity),
     "exclude": ("exclude", parse_exclude),
     "baseline": ("baseline", parse_baseline_path),
+    "confirm": ("confirm", parse_confirm_table),
 }
 KNOWN_KEYS = frozenset(SETTINGS)
 

@@ -18,6 +18,7 @@ class RunResult:
     files_checked: int
     root: Path = field(default_factory=Path.cwd)  # paths are shown relative to this
     internal_errors: list[str] = field(default_factory=list)
+    confirm_summary: str | None = None  # set by --confirm: the statuses counted, for text output
 
     def severity(self, finding: Finding) -> Severity:
         return finding.severity(self.config.level, self.config.device)

@@ -31,7 +31,8 @@ def code_quality_issues(result: RunResult, fingerprints: Sequence[str] | None = 
         path = result.display_path(finding.path)
         issues.append(
             {
-                "description": f"{finding.rule_id} {finding.rule.symbol}: {finding.message}",
+                "description": f"{finding.rule_id} {finding.rule.symbol}: {finding.message}"
+                + (f" [{finding.confirmation}]" if finding.confirmation else ""),
                 "check_name": finding.rule.symbol,
                 # Unique across the report: the content fingerprint is only unique within a file.
                 "fingerprint": hashlib.sha256(f"{path}\0{fingerprint}".encode()).hexdigest()[:32],

@@ -15,25 +15,28 @@ def finding_records(result: RunResult) -> list[dict]:
     records = []
     for finding in result.active:
         rule = finding.rule
-        records.append(
-            {
-                "path": result.display_path(finding.path),
-                "line": finding.line,
-                "column": finding.column,
-                "end_line": finding.end_line,
-                "end_column": finding.end_column,
-                "rule_id": rule.id,
-                "symbol": rule.symbol,
-                "family": rule.family,
-                "severity": result.severity(finding).value,
-                "level": finding.level(result.config.level).value,
-                "device": result.config.device,
-                "message": finding.message,
-                "reached_from": finding.reached_from,
-                "target": finding.target,
-                "help_uri": rule.help_uri,
-            }
-        )
+        record = {
+            "path": result.display_path(finding.path),
+            "line": finding.line,
+            "column": finding.column,
+            "end_line": finding.end_line,
+            "end_column": finding.end_column,
+            "rule_id": rule.id,
+            "symbol": rule.symbol,
+            "family": rule.family,
+            "severity": result.severity(finding).value,
+            "level": finding.level(result.config.level).value,
+            "device": result.config.device,
+            "message": finding.message,
+            "reached_from": finding.reached_from,
+            "target": finding.target,
+            "help_uri": rule.help_uri,
+        }
+        if finding.confirmation is not None:  # only in --confirm runs (docs/confirm.md)
+            record["confirmation"] = finding.confirmation
+            record["evidence"] = [{"kind": k, "detail": d} for k, d in finding.evidence]
+            record["compiler_message"] = finding.compiler_message
+        records.append(record)
     return records
 
 

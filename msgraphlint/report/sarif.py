@@ -129,6 +129,19 @@ def _compiled_root_location(result: RunResult, finding: Finding) -> om.Location:
     )
 
 
+def _confirmation_properties(finding: Finding) -> dict:
+    """--confirm's status and evidence (docs/confirm.md); nothing for a static run."""
+    if finding.confirmation is None:
+        return {}
+    properties = {
+        "confirmation": finding.confirmation,
+        "evidence": [{"kind": kind, "detail": detail} for kind, detail in finding.evidence],
+    }
+    if finding.compiler_message:
+        properties["compilerMessage"] = finding.compiler_message
+    return properties
+
+
 def sarif_result(result: RunResult, finding: Finding, index: dict[str, int], fingerprint: str):
     severity = result.severity(finding)
     sarif = om.Result(
@@ -142,6 +155,7 @@ def sarif_result(result: RunResult, finding: Finding, index: dict[str, int], fin
             level=finding.level(result.config.level).value,
             device=result.config.device,
             **({"reachedFrom": finding.reached_from} if finding.reached_from else {}),
+            **_confirmation_properties(finding),
         ),
     )
     if finding.suppressed:

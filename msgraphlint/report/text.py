@@ -15,6 +15,16 @@ def _paint(text: str, code: str, colour: bool) -> str:
     return f"{code}{text}{RESET}" if colour else text
 
 
+STATUS_COLOURS = {"confirmed": "\033[31m", "not-reproduced": "\033[32m", "unverified": DIM}
+
+
+def confirmation_line(finding, colour: bool) -> str:
+    """``    confirmed: MindSpore rejects Net at STRICT on CPU: ... (In file net.py:6)``"""
+    status = _paint(finding.confirmation, STATUS_COLOURS.get(finding.confirmation, DIM), colour)
+    details = "; ".join(detail for _, detail in finding.evidence)
+    return f"    {status}: {details}" if details else f"    {status}"
+
+
 def render_text(result: RunResult, colour: bool = False) -> str:
     lines: list[str] = []
     active = result.active
@@ -25,6 +35,8 @@ def render_text(result: RunResult, colour: bool = False) -> str:
             location = _paint(f"{shown}:{finding.line}:{finding.column}:", BOLD, colour)
             code = _paint(f"{finding.rule_id} {finding.rule.symbol}", COLOURS[severity], colour)
             lines.append(f"{location} {code} {finding.message}")
+            if finding.confirmation:
+                lines.append(confirmation_line(finding, colour))
         lines.append("")
     counts = result.counts()
     total = sum(counts.values())
@@ -44,4 +56,6 @@ def render_text(result: RunResult, colour: bool = False) -> str:
     if suppressed:
         summary += f" {suppressed} suppressed inline."
     lines.append(_paint(summary, BOLD if total else DIM, colour))
+    if result.confirm_summary:
+        lines.append(result.confirm_summary)
     return "\n".join(lines) + "\n"

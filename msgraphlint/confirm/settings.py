@@ -1,0 +1,129 @@
+"""``[tool.msgraphlint.confirm]``: inputs, constructor arguments and limits for ``--confirm``.
+
+Parsed in the linter's own process, so nothing here imports MindSpore or numpy. Every problem is
+a ConfigError naming the key, which the CLI turns into exit code 2::
+
+    [tool.msgraphlint.confirm]
+    inputs = ["float32[2,2]"]          # default for every target: one per parameter of construct
+    timeout = 300                      # seconds per target (and for importing its module)
+    memory-limit-mb = 8192             # resident memory of one child process
+
+    [tool.msgraphlint.confirm.targets."models/net.py::Net"]
+    inputs = ["float32[None,3,32,32]"] # None: a dynamic dimension (2 in the tensor compiled with)
+    init = { num_classes = 10 }        # keyword arguments for Net(...)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# numpy dtype names MindSpore tensors are made from (bfloat16 has no numpy dtype).
+DTYPES = frozenset({
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+})
+SPEC = re.compile(r"^\s*(\w+)\s*\[([^\]]*)\]\s*$")
+DIM = re.compile(r"^\s*(None|\d+)\s*$")
+DEFAULT_INPUT = "float32[2,2]"
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MEMORY_MB = 8192
+
+
+class SettingsError(ValueError):
+    """Raised by the parsers here; config.py wraps it into its ConfigError."""
+
+
+@dataclass(frozen=True)
+class TargetSettings:
+    inputs: tuple[str, ...] | None = None
+    init: tuple[tuple[str, object], ...] = ()  # sorted keyword arguments (hashable, stable)
+
+
+@dataclass(frozen=True)
+class ConfirmSettings:
+    inputs: tuple[str, ...] | None = None  # None: one DEFAULT_INPUT per positional parameter
+    timeout: float = DEFAULT_TIMEOUT
+    memory_limit_mb: int = DEFAULT_MEMORY_MB
+    targets: dict[str, TargetSettings] = field(default_factory=dict, hash=False)
+
+    def for_target(self, key: str) -> TargetSettings:
+        """``key`` is "relative/path.py::Name" (relative to the pyproject.toml's folder)."""
+        found = self.targets.get(key, TargetSettings())
+        return TargetSettings(found.inputs if found.inputs is not None else self.inputs, found.init)
+
+
+def check_spec(spec: object, where: str) -> str:
+    """``dtype[d0,d1,...]`` with known dtype and dims that are integers or None."""
+    if not isinstance(spec, str):
+        raise SettingsError(f"{where}: input {spec!r} must be a string such as \"float32[2,2]\"")
+    match = SPEC.match(spec)
+    if not match:
+        raise SettingsError(f"{where}: input {spec!r} is not of the form dtype[d0,d1,...]"
+                            " (e.g. \"float32[None,3,32,32]\")")
+    dtype, dims = match.groups()
+    if dtype not in DTYPES:
+        raise SettingsError(f"{where}: input {spec!r}: unknown dtype {dtype!r}"
+                            f" (known: {', '.join(sorted(DTYPES))})")
+    if dims.strip() and not all(DIM.match(d) for d in dims.split(",")):
+        raise SettingsError(f"{where}: input {spec!r}: each dimension must be an integer or None")
+    return spec.strip()
+
+
+def _inputs(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise SettingsError(f"{where}: inputs must be a list such as [\"float32[2,2]\"]")
+    return tuple(check_spec(spec, where) for spec in value)
+
+
+def _positive(value: object, where: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SettingsError(f"{where}: {key} must be a positive number, not {value!r}")
+    return value
+
+
+def _target(key: str, value: object, where: str) -> TargetSettings:
+    here = f"{where} targets.{key!r}"
+    if "::" not in key or not key.split("::", 1)[1]:
+        raise SettingsError(f"{here}: a target is named \"relative/path.py::Name\"")
+    if not isinstance(value, dict):
+        raise SettingsError(f"{here} must be a table with inputs and/or init")
+    unknown = sorted(set(value) - {"inputs", "init"})
+    if unknown:
+        raise SettingsError(f"{here}: unknown key(s) {', '.join(unknown)} (known: init, inputs)")
+    init = value.get("init", {})
+    if not isinstance(init, dict):
+        raise SettingsError(f"{here}: init must be a table of keyword arguments")
+    inputs = _inputs(value["inputs"], here) if "inputs" in value else None
+    return TargetSettings(inputs, tuple(sorted(init.items())))
+
+
+KNOWN = frozenset({"inputs", "timeout", "memory-limit-mb", "targets"})
+
+
+def parse_confirm(value: object, where: str) -> ConfirmSettings:
+    where = (where.replace("[tool.msgraphlint]", "[tool.msgraphlint.confirm]")
+             if "[tool.msgraphlint]" in where else f"{where} confirm")
+    if not isinstance(value, dict):
+        raise SettingsError(f"{where} must be a table")
+    unknown = sorted(set(value) - KNOWN)
+    if unknown:
+        raise SettingsError(f"{where}: unknown key(s) {', '.join(unknown)}"
+                            f" (known: {', '.join(sorted(KNOWN))})")
+    targets = value.get("targets", {})
+    if not isinstance(targets, dict):
+        raise SettingsError(f"{where}: targets must be a table of \"path.py::Name\" tables")
+    return ConfirmSettings(
+        inputs=_inputs(value["inputs"], where) if "inputs" in value else None,
+        timeout=float(_positive(value.get("timeout", DEFAULT_TIMEOUT), where, "timeout")),
+        memory_limit_mb=int(_positive(value.get("memory-limit-mb", DEFAULT_MEMORY_MB), where,
+                                      "memory-limit-mb")),
+        targets={
+            _normalise_key(key): _target(key, table, where) for key, table in targets.items()
+        },
+    )
+
+
+def _normalise_key(key: str) -> str:
+    path, _, name = key.partition("::")
+    return f"{path.replace(chr(92), '/').removeprefix('./')}::{name}"

@@ -1,0 +1,16 @@
+"""graph-compile-error: an error only the compiler finds (shapes that do not fit), no static rule.
+
+msgraphlint cannot see shapes, so the static check is silent; `msgraphlint check --confirm`
+compiles the Cell and reports MindSpore's own message at the line it names.
+"""
+
+from mindspore import nn, ops
+
+
+class Projection(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = ops.ones((3, 4))
+
+    def construct(self, x):
+        return ops.matmul(x, self.weight)  # expect: graph-compile-error

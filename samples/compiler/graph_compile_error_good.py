@@ -1,0 +1,12 @@
+"""graph-compile-error: the same projection with a weight whose shape fits a [2,2] input."""
+
+from mindspore import nn, ops
+
+
+class Projection(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = ops.ones((2, 4))
+
+    def construct(self, x):
+        return ops.matmul(x, self.weight)

@@ -1,0 +1,444 @@
+"""``--confirm``: each finding checked against the real MindSpore (CPU), in child processes.
+
+Expensive runs are shared through module-scoped fixtures: the samples are confirmed once per
+level, the hostile project once. Every run gets its own cache folder, so the tests never see
+each other's (or the user's) cached results.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+
+from msgraphlint import catalogue  # noqa: E402
+from msgraphlint.analyze import Engine  # noqa: E402
+from msgraphlint.catalogue import Level, Verdict  # noqa: E402
+from msgraphlint.config import Config, ConfigError, from_pyproject  # noqa: E402
+from msgraphlint.confirm.run import ConfirmOptions, confirm_findings  # noqa: E402
+from msgraphlint.confirm.settings import ConfirmSettings, TargetSettings  # noqa: E402
+from msgraphlint.project import walk_python_files  # noqa: E402
+
+from .samples_index import ROOT, Sample, sample_path  # noqa: E402
+
+pytestmark = pytest.mark.compiler
+ENTRY_POINT = Path(sys.executable).with_name("msgraphlint")
+
+# One sample per kind of evidence: compile errors, frozen values (output), a lost gradient, host
+# effects, a custom bprop, an error only the compiler finds, files that do not import, and a
+# finding on a Cell class rather than in compiled code.
+SAMPLE_RULES = ("unsupported-statement", "host-call-on-tensor", "random-frozen", "asnumpy-in-graph",
+                "asnumpy-under-bprop", "host-concurrency", "graph-compile-error", "syntax-error",
+                "removed-ms-function", "forward-without-construct")
+
+
+def samples(kind: str) -> list[Sample]:
+    return [Sample(catalogue.rule(s), kind, sample_path(catalogue.rule(s), kind)) for s in SAMPLE_RULES]
+
+
+def sample_settings() -> ConfirmSettings:
+    """A sample's SAMPLE_INPUTS become its targets' inputs, as a user's pyproject would say."""
+    targets = {}
+    for sample in samples("bad") + samples("good"):
+        try:
+            tree = ast.parse(sample.path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue  # the input family's samples: nothing to call
+        inputs = next((ast.literal_eval(node.value) for node in tree.body
+                       if isinstance(node, ast.Assign)
+                       and any(getattr(t, "id", "") == "SAMPLE_INPUTS" for t in node.targets)), None)
+        if inputs:
+            relative = sample.path.relative_to(ROOT).as_posix()
+            for node in tree.body:
+                if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+                    targets[f"{relative}::{node.name}"] = TargetSettings(tuple(inputs))
+    return ConfirmSettings(targets=targets, timeout=120)
+
+
+def confirm(paths, config: Config, cache: Path, *, every: bool = False, use_cache: bool = True):
+    engine = Engine()
+    run = engine.check_paths(paths, config.excludes)
+    selected = [f for f in run.findings if config.wants(f)]
+    files = [f for p in paths for f in walk_python_files(p)] if every else []
+    options = ConfirmOptions(all_targets=every, jobs=2, use_cache=use_cache, progress=False,
+                             cache_dir=cache)
+    return confirm_findings(engine, selected, config, files, options)
+
+
+def by_line(outcome, path: Path) -> dict[tuple[str, int], object]:
+    return {(f.rule.symbol, f.line): f for f in outcome.findings
+            if os.path.realpath(f.path) == os.path.realpath(path)}
+
+
+@pytest.fixture(scope="module", params=[Level.STRICT, Level.LAX], ids=lambda level: level.value)
+def samples_run(request, tmp_path_factory):
+    config = Config(level=request.param, confirm=sample_settings(), source=ROOT / "pyproject.toml")
+    paths = [s.path for s in samples("bad") + samples("good")]
+    outcome = confirm(paths, config, tmp_path_factory.mktemp("cache"), every=True)
+    return request.param, outcome
+
+
+def test_samples_findings_are_confirmed_by_the_compiler(samples_run):
+    _, outcome = samples_run
+    for sample in samples("bad"):
+        found = by_line(outcome, sample.path)
+        assert set(found) == sample.expected(), sample.path.name
+        unconfirmed = {key: (f.confirmation, f.evidence) for key, f in found.items()
+                       if f.confirmation != "confirmed"}
+        assert unconfirmed == {}, sample.path.name
+    for sample in samples("good"):
+        assert by_line(outcome, sample.path) == {}, sample.path.name
+    # Targets without findings were run too (--confirm=all): none failed in the harness.
+    failed = [t.result for t in outcome.targets if "child process" in str(t.result.get("reason"))]
+    assert failed == []
+
+
+def test_the_evidence_is_the_one_the_rule_names(samples_run):
+    """Rejected: the compiler's message and line; misbehaves: the catalogue's kind of evidence."""
+    level, outcome = samples_run
+    for sample in samples("bad"):
+        for finding in by_line(outcome, sample.path).values():
+            kinds = {kind for kind, _ in finding.evidence}
+            verdict = finding.rule.verdict(finding.level(level))
+            if finding.rule.evidence == "import":
+                assert "import" in kinds, finding
+            elif verdict == Verdict.REJECTED:
+                assert "compile" in kinds and finding.compiler_message, finding
+            elif verdict == Verdict.MISBEHAVES:
+                assert kinds & {finding.rule.evidence, "fallback"}, finding
+
+
+def test_frozen_values_zero_gradient_and_host_effects_at_lax(samples_run):
+    level, outcome = samples_run
+    if level != Level.LAX:
+        pytest.skip("at STRICT these samples are rejected, not run")
+    details = {f.rule.symbol: " ".join(d for _, d in f.evidence) for f in outcome.findings}
+    assert "frozen at compile time" in details["random-frozen"]
+    assert "gradient is zero" in details["asnumpy-in-graph"]
+    assert "host side effects" in details["host-concurrency"]
+    # A Cell with a custom bprop compiles at LAX; the host copy is a PyExecute node (fallback).
+    assert "PyExecute" in details["asnumpy-under-bprop"]
+
+
+def test_compiler_only_error_is_a_finding_of_its_own(samples_run):
+    level, outcome = samples_run
+    bad = sample_path(catalogue.rule("graph-compile-error"), "bad")
+    (finding,) = [f for f in outcome.findings if f.rule.symbol == "graph-compile-error"]
+    assert os.path.realpath(finding.path) == os.path.realpath(bad)
+    assert "MatMulExt" in finding.message and "Projection" in finding.message
+    assert finding.severity(level) == catalogue.Severity.ERROR
+    assert finding.confirmation == "confirmed"
+
+
+# ----- a finding the compiler does not reproduce, inputs and constructor arguments -----------
+
+UNUSED_CLOCK = """
+import time
+
+from mindspore import nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        started = time.time()
+        return x * 2
+"""
+
+NEEDS_INIT = """
+import numpy as np
+from mindspore import Tensor, nn
+
+
+class Scaled(nn.Cell):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def construct(self, x, y):
+        return x * self.scale + Tensor(np.where(y.asnumpy() > 0, 1.0, 0.0).astype(np.float32))
+"""
+
+
+@pytest.fixture(scope="module")
+def small_project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("small")
+    (root / "unused_clock.py").write_text(UNUSED_CLOCK)
+    (root / "scaled.py").write_text(NEEDS_INIT)
+    (root / "unconfigured.py").write_text(NEEDS_INIT)
+    (root / "pyproject.toml").write_text(textwrap.dedent("""
+        [tool.msgraphlint]
+        syntax-level = "strict"
+
+        [tool.msgraphlint.confirm]
+        inputs = ["float32[2,2]", "float32[None,2]"]
+
+        [tool.msgraphlint.confirm.targets."scaled.py::Scaled"]
+        init = { scale = 3 }
+
+        [tool.msgraphlint.confirm.targets."unused_clock.py::Net"]
+        inputs = ["float32[2,2]"]
+    """))
+    config = from_pyproject(root / "pyproject.toml")
+    lax = Config(level=Level.LAX, confirm=config.confirm, source=config.source)
+    cache = tmp_path_factory.mktemp("cache")
+    return root, confirm([root], config, cache), confirm([root / "unused_clock.py"], lax, cache)
+
+
+def test_a_finding_the_compiler_does_not_reproduce(small_project):
+    root, _, lax = small_project
+    (finding,) = by_line(lax, root / "unused_clock.py").values()
+    assert finding.rule.symbol == "clock-frozen"
+    assert finding.confirmation == "not-reproduced"
+    assert "no output difference" in finding.evidence[0][1]
+
+
+def test_configured_inputs_and_init(small_project):
+    root, strict, _ = small_project
+    scaled = by_line(strict, root / "scaled.py")
+    assert scaled and {f.confirmation for f in scaled.values()} == {"confirmed"}
+    unconfigured = by_line(strict, root / "unconfigured.py")
+    assert {f.confirmation for f in unconfigured.values()} == {"unverified"}
+    reasons = {d for f in unconfigured.values() for _, d in f.evidence}
+    assert any("missing 1 required positional argument: 'scale'" in r for r in reasons)
+
+
+def test_wrong_number_of_inputs_is_unverified_with_the_reason(tmp_path):
+    (tmp_path / "scaled.py").write_text(NEEDS_INIT)
+    settings = ConfirmSettings(inputs=("float32[2,2]",))
+    outcome = confirm([tmp_path], Config(level=Level.STRICT, confirm=settings), tmp_path / "c")
+    assert outcome.findings and {f.confirmation for f in outcome.findings} == {"unverified"}
+    assert "construct takes 2 input(s) but 1 are configured" in outcome.findings[0].evidence[0][1]
+    assert outcome.stats.children == 0  # decided before any child was started
+
+
+@pytest.mark.parametrize("content, message", [
+    ('[tool.msgraphlint.confirm]\ninputs = ["float32(2,2)"]', "not of the form dtype[d0,d1,...]"),
+    ('[tool.msgraphlint.confirm]\ninputs = ["floaty[2]"]', "unknown dtype 'floaty'"),
+    ('[tool.msgraphlint.confirm]\ntimeout = -1', "timeout must be a positive number"),
+    ('[tool.msgraphlint.confirm]\nspeed = 1', "unknown key(s) speed"),
+    ('[tool.msgraphlint.confirm.targets."net.py"]\ninputs = []', "relative/path.py::Name"),
+    ('[tool.msgraphlint.confirm.targets."net.py::Net"]\ninit = 3', "init must be a table"),
+])
+def test_bad_confirm_configuration_is_a_clear_error(tmp_path, content, message):
+    (tmp_path / "pyproject.toml").write_text(content)
+    with pytest.raises(ConfigError, match=None) as error:
+        from_pyproject(tmp_path / "pyproject.toml")
+    assert message in str(error.value) and "[tool.msgraphlint.confirm]" in str(error.value)
+
+
+# ----- hostile modules cost only their own targets -------------------------------------------
+
+CELL = """
+import numpy as np
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x + Tensor(np.where(x.asnumpy() > 0, 1.0, 0.0).astype(np.float32))
+"""
+SLOW_THEN_FINE = """
+import time
+
+import numpy as np
+from mindspore import Tensor, nn
+
+
+class Sleeps(nn.Cell):
+    def construct(self, x):
+        time.sleep(3600)
+        return x + Tensor(np.where(x.asnumpy() > 0, 1.0, 0.0).astype(np.float32))
+
+
+class Fine(nn.Cell):
+    def construct(self, x):
+        return x + Tensor(np.where(x.asnumpy() > 0, 1.0, 0.0).astype(np.float32))
+"""
+HOSTILE = {
+    "exits.py": "import os\nos._exit(3)\n" + CELL,
+    "loops.py": "while True:\n    pass\n" + CELL,
+    "segfault.py": "import ctypes\nctypes.string_at(0)\n" + CELL,
+    "raises.py": "raise ImportError('no such thing')\n" + CELL,
+    "normal.py": CELL,
+    "sleeps.py": SLOW_THEN_FINE,
+    # Grows by 1 GB a second until the parent stops it at the memory limit.
+    "hog.py": "import time\nheap = []\nwhile True:\n    heap.append(b'x' * 50_000_000)\n"
+              "    time.sleep(0.05)\n" + CELL,
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    for name, text in HOSTILE.items():
+        (root / name).write_text(text)
+    config = Config(level=Level.LAX, confirm=ConfirmSettings(timeout=10, memory_limit_mb=1500))
+    return root, confirm([root], config, tmp_path_factory.mktemp("cache"))
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("exits.py", "importing the module: the child process exited with status 3"),
+    ("loops.py", "importing the module: the child process did not finish within the 10 s"),
+    ("segfault.py", "importing the module: the child process crashed with SIGSEGV"),
+    ("raises.py", "importing the module raised ImportError: no such thing"),
+    ("hog.py", "MB memory limit (memory-limit-mb in [tool.msgraphlint.confirm])"),
+])
+def test_a_hostile_module_costs_only_its_own_targets(hostile_run, name, reason):
+    root, outcome = hostile_run
+    found = by_line(outcome, root / name)
+    assert found
+    for finding in found.values():
+        assert finding.confirmation == "unverified"
+        assert reason in finding.evidence[0][1]
+
+
+def test_modules_beside_hostile_ones_are_still_confirmed(hostile_run):
+    root, outcome = hostile_run
+    normal = by_line(outcome, root / "normal.py")
+    assert normal and {f.confirmation for f in normal.values()} == {"confirmed"}
+    sleeps = [f for f in outcome.findings if f.path.name == "sleeps.py"]
+    slow = {f.confirmation for f in sleeps if f.target == "Sleeps.construct"}
+    fine = {f.confirmation for f in sleeps if f.target == "Fine.construct"}
+    # The endless construct is stopped at its time limit; the Cell after it runs in a new child.
+    assert slow == {"unverified"} and fine == {"confirmed"}
+    assert any("time limit" in d for f in sleeps for _, d in f.evidence)
+
+
+# ----- the cache ------------------------------------------------------------------------------
+
+COUNTED = """
+from pathlib import Path
+
+import numpy as np
+from mindspore import Tensor, nn
+
+from helpers import offset
+
+with open(Path(__file__).with_name("imports.log"), "a") as log:
+    log.write("imported\\n")
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x + offset() + Tensor(np.where(x.asnumpy() > 0, 1.0, 0.0).astype(np.float32))
+"""
+
+
+def test_an_unchanged_rerun_compiles_nothing(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "counted.py").write_text(COUNTED)
+    (project / "helpers.py").write_text("def offset():\n    return 1\n")
+    log = project / "imports.log"
+    config = Config(level=Level.STRICT)
+    cache = tmp_path / "cache"
+
+    first = confirm([project / "counted.py"], config, cache)
+    assert first.stats.compiled == 1 and log.read_text().count("imported") == 1
+    statuses = [(f.rule_id, f.line, f.confirmation, f.evidence) for f in first.findings]
+    assert {s[2] for s in statuses} == {"confirmed"}
+
+    again = confirm([project / "counted.py"], config, cache)
+    assert (again.stats.compiled, again.stats.cached, again.stats.children) == (0, 1, 0)
+    assert log.read_text().count("imported") == 1  # the module was not even imported
+    assert [(f.rule_id, f.line, f.confirmation, f.evidence) for f in again.findings] == statuses
+
+    # A project file the module imported changed: compiled again.
+    (project / "helpers.py").write_text("def offset():\n    return 2\n")
+    changed = confirm([project / "counted.py"], config, cache)
+    assert changed.stats.compiled == 1 and log.read_text().count("imported") == 2
+    # Another level is another entry; --no-cache never reads one.
+    assert confirm([project / "counted.py"], Config(level=Level.LAX), cache).stats.compiled == 1
+    assert confirm([project / "counted.py"], config, cache, use_cache=False).stats.compiled == 1
+
+
+# ----- the command line, through the installed entry point ------------------------------------
+
+def cli(*args, cwd: Path, env: dict | None = None):
+    return subprocess.run([str(ENTRY_POINT), *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def cli_project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli")
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "net.py").write_text(CELL)
+    shutil.copy(sample_path(catalogue.rule("graph-compile-error"), "bad"), root / "projection.py")
+    return root, {"MSGRAPHLINT_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+
+
+def test_cli_confirm_all_sarif_validates_and_carries_the_status(cli_project):
+    jsonschema = pytest.importorskip("jsonschema")
+    from .test_sarif import schema_path
+
+    if not schema_path().is_file():
+        pytest.skip(f"no SARIF schema at {schema_path()}")
+    root, env = cli_project
+    done = cli("check", "--confirm=all", "--syntax-level", "strict", "--format", "sarif", "-j", "2",
+               ".", cwd=root, env=env)
+    assert done.returncode == 1, done.stderr
+    log = json.loads(done.stdout)
+    jsonschema.Draft7Validator(json.loads(schema_path().read_text("utf-8"))).validate(log)
+    results = log["runs"][0]["results"]
+    assert results and {r["properties"]["confirmation"] for r in results} == {"confirmed"}
+    assert all(r["properties"]["evidence"] for r in results)
+    compile_errors = [r for r in results if r["ruleId"] == "E8705"]
+    assert len(compile_errors) == 1
+    assert "MatMulExt" in compile_errors[0]["properties"]["compilerMessage"]
+    assert compile_errors[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 16
+    assert "Confirmation with MindSpore" in done.stderr
+
+
+def test_cli_text_and_json_carry_the_status(cli_project):
+    root, env = cli_project
+    done = cli("check", "--confirm", "--syntax-level", "strict", "net.py", cwd=root, env=env)
+    assert done.returncode == 1, done.stderr
+    assert "\n    confirmed: MindSpore rejects Net at STRICT on CPU" in done.stdout
+    assert "Confirmation with MindSpore" in done.stdout.splitlines()[-1]
+    done = cli("check", "--confirm", "--syntax-level", "strict", "--format", "json", "net.py",
+               cwd=root, env=env)
+    records = json.loads(done.stdout)
+    assert records and all(r["confirmation"] == "confirmed" for r in records)
+    assert all("In file" in r["compiler_message"] for r in records)
+    assert "0 compiled, 1 cached" in done.stderr  # the text run above filled the cache
+
+
+def test_confirm_without_mindspore_says_how_to_install_it(tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(textwrap.dedent("""
+        import sys
+
+        class NoMindSpore:
+            def find_spec(self, name, path=None, target=None):
+                if name == "mindspore" or name.startswith("mindspore."):
+                    raise ModuleNotFoundError("No module named 'mindspore'", name=name)
+                return None
+
+        sys.meta_path.insert(0, NoMindSpore())
+    """))
+    (tmp_path / "net.py").write_text(CELL)
+    env = {"PYTHONPATH": str(shim), "MSGRAPHLINT_CACHE_DIR": str(tmp_path / "cache")}
+    done = cli("check", "--confirm", "net.py", cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert "pip install 'msgraphlint[confirm]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    # The static check never needed MindSpore.
+    assert cli("check", "net.py", cwd=tmp_path, env=env).returncode == 1
+
+
+def test_confirm_needs_files_on_disk_not_stdin():
+    from .test_cli import run
+
+    code, _, err = run("check", "-", "--confirm", stdin=CELL)
+    assert code == 2 and "cannot confirm stdin" in err
