@@ -74,6 +74,7 @@ def finding_from(record: dict) -> Finding:
     if values["level_override"] is not None:
         values["level_override"] = Level(values["level_override"])
     values["args"] = tuple(values["args"])
+    values["evidence"] = tuple(tuple(pair) for pair in values["evidence"])
     return Finding(**values)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import sys
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -168,9 +169,37 @@ def check(
     colour: Annotated[
         Optional[bool], typer.Option("--color/--no-color", help="Colour text output [default: on a terminal].")
     ] = None,
+    confirm: Annotated[
+        bool,
+        typer.Option(
+            "--confirm",
+            help="Compile every Cell and jit function that has findings with the real MindSpore"
+            " (in child processes: this imports your code) and mark each finding confirmed,"
+            " not-reproduced or unverified. Needs: pip install 'msgraphlint\\[confirm]'.",
+        ),
+    ] = False,
+    confirm_all: Annotated[
+        bool,
+        typer.Option("--confirm-all", help="--confirm every compiled target, with findings or not"
+                     " (also spelled --confirm=all)."),
+    ] = False,
+    jobs: Annotated[
+        Optional[int],
+        typer.Option("--jobs", "-j", min=1, help="Processes to run at once, for the analysis and"
+                     " for --confirm's children \\[default: all cores]."),
+    ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            help="Analyse every file again (and with --confirm, compile everything again),"
+            " ignoring the caches.",
+        ),
+    ] = False,
 ) -> None:
     """Check Python files for code MindSpore's graph compiler rejects or gets wrong."""
     from .analyze import Engine
+    from .cache import ResultCache
     from .report import RunResult, render
 
     paths = list(paths or [Path(".")])
@@ -199,8 +228,8 @@ def check(
     if use_stdin:
         paths = [Path(stdin_filename or "stdin.py")]
         raw = {paths[0]: sys.stdin.buffer.read()}
-    engine = Engine()
-    run = engine.check_paths(paths, config.excludes, raw)
+    engine = Engine(cache=None if no_cache or use_stdin else ResultCache())
+    run = engine.check_paths(paths, config.excludes, raw, jobs=jobs or os.cpu_count() or 1)
     times = (started, datetime.now(timezone.utc)) if sarif_timestamps else None
     selected = [f for f in run.findings if config.wants(f)]
     # Before the baseline leaves some out, so that it does not renumber the others.
@@ -209,7 +238,15 @@ def check(
         selected, fingerprints = apply_baseline(selected, fingerprints, known, record_baseline)
     except BaselineError as error:
         raise fail(str(error)) from None
-    result = RunResult(selected, config, run.files, internal_errors=run.internal_errors)
+    summary = None
+    if confirm or confirm_all:
+        if use_stdin:
+            raise fail("--confirm compiles the files on disk; it cannot confirm stdin")
+        selected, fingerprints, summary = run_confirmation(
+            engine, selected, fingerprints, config, paths, confirm_all, jobs, no_cache
+        )
+    result = RunResult(selected, config, run.files, internal_errors=run.internal_errors,
+                       confirm_summary=summary)
 
     wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
     text, notices = render(
@@ -228,6 +265,28 @@ def check(
     for message in run.internal_errors:
         typer.echo(f"msgraphlint: internal error: {message}", err=True)
     raise typer.Exit(result.exit_code)
+
+
+def run_confirmation(engine, selected, fingerprints, config, paths, every, jobs, no_cache):
+    """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md)."""
+    from .confirm.run import INSTALL_HINT, ConfirmOptions, MindSporeMissing, confirm_findings
+    from .project import walk_python_files
+
+    files = [f for p in paths for f in walk_python_files(p) if not config.excludes(f)] if every else []
+    options = ConfirmOptions(all_targets=every, jobs=jobs or 0, use_cache=not no_cache)
+    try:
+        outcome = confirm_findings(engine, selected, config, files, options)
+    except MindSporeMissing as error:
+        raise fail(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}") from None
+    # Static findings keep their fingerprints; the compiler's own findings get theirs.
+    known = dict(zip(selected, fingerprints))
+    new = [f for f in outcome.findings if f not in known]
+    extra = dict(zip(new, content_fingerprints(new, engine_line_reader(engine))))
+    fingerprints = [known.get(f) or extra[f] for f in outcome.findings]
+    summary = outcome.summary(config.device)
+    if config.format != "text":  # the text report ends with it
+        typer.echo(f"msgraphlint: {summary}", err=True)
+    return outcome.findings, fingerprints, summary
 
 
 def engine_line_reader(engine) -> LineReader:
@@ -307,6 +366,8 @@ def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8
 
 
 def main() -> None:
+    # `--confirm=all`, as the docs also spell it: click has no option with an optional value.
+    sys.argv[1:] = ["--confirm-all" if arg == "--confirm=all" else arg for arg in sys.argv[1:]]
     try:
         app()
     except KeyboardInterrupt:

@@ -109,3 +109,17 @@ def test_a_damaged_cache_is_a_miss_not_an_error(project, tmp_path):
         stored.write_text("{not json")
     hits, third = run(project, tmp_path / "cache")
     assert hits == 0 and third == first
+def test_the_cli_uses_the_cache_unless_told_not_to(project, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from msgraphlint.cli import app
+
+    monkeypatch.setenv("MSGRAPHLINT_CACHE_DIR", str(tmp_path / "home"))
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    runner = CliRunner()
+    first = runner.invoke(app, ["check", str(project), "--format", "json"])
+    assert list((tmp_path / "home" / "static").glob("*.json")), "the CLI should write its cache"
+    second = runner.invoke(app, ["check", str(project), "--format", "json", "--no-cache"])
+    assert first.exit_code == second.exit_code == 1
+    assert json.loads(first.stdout) == json.loads(second.stdout)
