@@ -104,6 +104,19 @@ def may_define_targets(raw: bytes) -> bool:
     return any(marker in raw for marker in GRAPH_MARKERS) or _CLASS_WITH_BASES.search(raw) is not None
 
 
+# Primitives whose output the compiler knows while compiling (a tuple of ints, an int, a dtype);
+# not TensorShape or DynamicShape, which return tensors.
+STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})
+
+
+def is_static_primitive(qualified: str | None) -> bool:
+    """``mindspore.ops.Shape``, ``mindspore.ops.operations.Shape``, ... (seen: constant at STRICT
+    and LAX with MindSpore 2.10, docs/audit.md)."""
+    if qualified is None or not qualified.startswith("mindspore.ops."):
+        return False
+    return qualified.rsplit(".", 1)[-1] in STATIC_PRIMITIVES
+
+
 @dataclass(eq=False)
 class ClassInfo:
     module: "ModuleInfo"
@@ -174,6 +187,20 @@ class ClassInfo:
             for attr, values in self.self_assignments.items()
             if any(
                 isinstance(v, ast.Call) and self.module.imports.qualify(v.func) in PARAMETER_CLASSES
+                for v in values
+            )
+        )
+
+    @cached_property
+    def static_primitive_attrs(self) -> frozenset[str]:
+        """Attributes that only ever hold a primitive whose output is a compile-time constant
+        (``self.shape = ops.Shape()``): ``self.shape(x)`` is then a constant tuple, like
+        ``x.shape``, not a sub-Cell's tensor output."""
+        return frozenset(
+            attr
+            for attr, values in self.self_assignments.items()
+            if all(
+                isinstance(v, ast.Call) and is_static_primitive(self.module.imports.qualify(v.func))
                 for v in values
             )
         )

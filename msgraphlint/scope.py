@@ -103,6 +103,7 @@ class ScopeModel:
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
+    _compiled_in: dict[int, set[int]] = field(default_factory=dict)  # id(module) -> node ids
     # real path -> its importers, once the file's targets have been reached
     _closure_done: dict[str, list] = field(default_factory=dict)
     # module file -> what reaching its targets read (for the result cache, when recording)
@@ -114,7 +115,7 @@ class ScopeModel:
         if self._generation != self.project.generation:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
-                      self._values, self._compiled)
+                      self._values, self._compiled, self._compiled_in)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -340,6 +341,7 @@ class ScopeModel:
             parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
             method_names=frozenset(name for c in classes for name in c.methods),
             variable_params=compiled.variable_params,
+            static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
         )
 
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
@@ -470,7 +472,7 @@ class ScopeModel:
         variable parameters of every path."""
         self.sync()
         self._reach_upstream(module)
-        found = [c for c in self._compiled.values() if c.module is module]
+        found = [self._compiled[key] for key in self._compiled_in.get(id(module), ())]
         return sorted(found, key=lambda c: c.node.lineno)
 
     def _reach_upstream(self, module: ModuleInfo) -> None:
@@ -524,6 +526,7 @@ class ScopeModel:
         kept = self._compiled.get(key)
         if kept is None:
             self._compiled[key] = compiled
+            self._compiled_in.setdefault(id(compiled.module), set()).add(key)
             return
         if kept is compiled:
             return

@@ -101,6 +101,7 @@ class FunctionValues:
         parameter_attrs: frozenset[str] = frozenset(),
         method_names: frozenset[str] = frozenset(),
         variable_params: set[str] | None = None,
+        static_attrs: frozenset[str] = frozenset(),
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
         construct and jit functions, whose parameters are the graph's inputs)."""
@@ -115,6 +116,7 @@ class FunctionValues:
         extra = [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
         self.parameter_attrs = parameter_attrs
         self.method_names = method_names
+        self.static_attrs = static_attrs
         self.names: set[str] = {
             p.arg
             for p in [*params, *extra]
@@ -197,6 +199,8 @@ class FunctionValues:
                     return False, []
                 arguments = [*args, *(k.value for k in keywords)]
                 if isinstance(func, ast.Attribute) and self.is_self(func.value):
+                    if func.attr in self.static_attrs:
+                        return False, []  # self.shape(x) with self.shape = ops.Shape()
                     # self.layer(x): a sub-Cell's output; self.helper(c): depends on the arguments
                     return func.attr not in self.method_names, arguments
                 if isinstance(func, ast.Attribute):

@@ -63,6 +63,44 @@ def test_shapes_are_constants_not_tensor_arguments(tmp_path):
     assert symbols(found) == ["cell-created-in-construct"]
 
 
+def test_shape_primitive_held_in_init_gives_constants(tmp_path):
+    # Audit false alarm (mindcv/models/repmlp.py:100): self.shape = ops.Shape() in __init__,
+    # nn.AvgPool2d(kernel_size=(shape[2], shape[3])) in construct compiles at STRICT and LAX.
+    found = findings(tmp_path, """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.shape = ops.Shape()
+        self.rank = P.Rank()
+        self.dense = nn.Dense(2, 2)
+
+    def construct(self, x):
+        shape = self.shape(x)
+        pool = nn.AvgPool2d(kernel_size=(shape[2], shape[3]), stride=1)
+        y = nn.Softmax(axis=self.rank(x) - 1)(x)
+        z = nn.Dropout(p=self.dense(x).mean())(x)
+        return pool(x)
+""")
+    assert symbols(found) == ["cell-created-in-construct"] * 2 + ["cell-created-with-tensor-args"]
+    assert [f.line for f in found if f.rule.symbol == "cell-created-with-tensor-args"] == [17]
+
+
+def test_attribute_holding_a_shape_primitive_only_sometimes_is_not_trusted(tmp_path):
+    found = findings(tmp_path, """
+class Net(nn.Cell):
+    def __init__(self, dynamic):
+        super().__init__()
+        self.shape = ops.Shape()
+        if dynamic:
+            self.shape = ops.TensorShape()
+
+    def construct(self, x):
+        shape = self.shape(x)
+        return nn.AvgPool2d(kernel_size=(shape[2], shape[3]))(x)
+""")
+    assert symbols(found) == ["cell-created-with-tensor-args"]
+
+
 def test_primitive_with_a_tensor_argument_is_not_reported(tmp_path):
     # The compiler differs per primitive (HShrink(lambd=tensor) compiles, Softmax(axis=tensor)
     # does not): no claim either way.

@@ -82,6 +82,51 @@ def test_jit_and_an_own_ms_function_are_fine(tmp_path):
     assert got == set()
 
 
+def test_ms_function_as_a_version_fallback_is_fine(tmp_path):
+    # Audit false alarm (mindcv/optim/adamw.py, mindocr/utils/train_step_wrapper.py): on 2.6+ the
+    # jit import succeeds or the version test picks it, and the ms_function line never runs.
+    got = module_findings(tmp_path, """
+        try:
+            from mindspore import jit
+        except ImportError:
+            from mindspore import ms_function as jit
+
+        if is_ms_version_2():
+            from mindspore import jit as compiled
+        else:
+            from mindspore import ms_function as compiled
+
+        if OLD_MINDSPORE:
+            from mindspore.common.api import ms_function as step
+        else:
+            from mindspore import jit as step
+
+        try:
+            from mindspore import ms_function as first
+        except ImportError:
+            from mindspore import jit as first
+    """)
+    assert got == set()
+
+
+def test_ms_function_without_a_jit_fallback_is_still_reported(tmp_path):
+    got = module_findings(tmp_path, """
+        try:
+            from mindspore import ms_function as jit
+        except ValueError:
+            from mindspore import jit
+
+        if USE_OLD:
+            from mindspore import ms_function
+        else:
+            import numpy
+    """)
+    assert got == {
+        ("removed-ms-function", "from mindspore import ms_function as jit"),
+        ("removed-ms-function", "from mindspore import ms_function"),
+    }
+
+
 def test_forbidden_cell_methods_on_self_and_sub_cells(tmp_path):
     got = findings(tmp_path, """
         class Net(nn.Cell):
