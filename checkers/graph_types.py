@@ -22,7 +22,7 @@ from msgraphlint.values import FunctionValues
 
 from .custom_types import attribute_assignments, held_call_names, held_class
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
-from .strict_silent import _sub_cell_classes, enclosing_scope
+from .strict_silent import returns_to_python
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"
 DTYPE_INSTEAD = "x.dtype == <dtype> to compare dtypes"
@@ -467,7 +467,7 @@ class GraphTypes(Family):
     # ----- functions returned to Python ------------------------------------------------------
 
     def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
-        if node.value is None or not _returns_to_python(node, ctx):
+        if node.value is None or not returns_to_python(node, ctx):
             return
         for element in self._outputs(node.value, ctx):
             if isinstance(element, ast.Dict):
@@ -560,18 +560,6 @@ class GraphTypes(Family):
 
 
 # ----- small helpers -------------------------------------------------------------------------
-
-
-def _returns_to_python(node: ast.Return, ctx: FunctionContext) -> bool:
-    """A return of construct or of a jit function itself: its value goes back to Python. A
-    sub-Cell's construct returns into its parent's graph, where a function is fine (seen in 2.10)."""
-    function = ctx.function
-    if not function.is_root or function.node.name == "bprop":
-        return False
-    cell = function.target.cell
-    if cell is not None and cell.name in _sub_cell_classes(ctx.module):
-        return False
-    return enclosing_scope(node, ctx) is function.node
 
 
 def _is_layer_or_primitive(qualified: str | None) -> bool:

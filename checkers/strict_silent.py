@@ -28,22 +28,10 @@ class StrictSilent(Family):
 
     # return {"a": x} from construct
     def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
-        if node.value is None or not self._returns_to_python(node, ctx):
+        if node.value is None or not returns_to_python(node, ctx):
             return
         if self._holds_dict(node.value, ctx):
             ctx.report("dict-return-at-strict", node, DICT_RETURN_INSTEAD)
-
-    def _returns_to_python(self, node: ast.Return, ctx: FunctionContext) -> bool:
-        """A return statement of construct or of a jit function itself (not of a helper)."""
-        function = ctx.function
-        if not function.is_root or function.node.name == "bprop":
-            return False
-        cell = function.target.cell
-        if cell is not None and cell.name in _sub_cell_classes(ctx.module):
-            # A dict handed from a sub-Cell to its parent's graph stays a dict at STRICT; only
-            # what goes back to Python is turned into a tuple.
-            return False
-        return enclosing_scope(node, ctx) is function.node
 
     def _holds_dict(self, value: ast.expr, ctx: FunctionContext) -> bool:
         match value:
@@ -104,6 +92,19 @@ class StrictSilent(Family):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
+
+
+def returns_to_python(node: ast.Return, ctx: FunctionContext) -> bool:
+    """A return statement of construct or of a jit function itself (not of a helper): its value
+    goes back to Python. A sub-Cell's construct returns into its parent's graph, where a dict stays
+    a dict and a function is fine (seen in 2.10)."""
+    function = ctx.function
+    if not function.is_root or function.node.name == "bprop":
+        return False
+    cell = function.target.cell
+    if cell is not None and cell.name in _sub_cell_classes(ctx.module):
+        return False
+    return enclosing_scope(node, ctx) is function.node
 
 
 def enclosing_scope(node: ast.AST, ctx: FunctionContext) -> ast.AST | None:
