@@ -493,19 +493,20 @@ def self_escapes(cls: ClassInfo, ctx: FunctionContext) -> bool:
         self_name = first_parameter(method)
         if self_name is None:
             continue
-        for parent in ast.walk(method):
-            for child in ast.iter_child_nodes(parent):
-                if not (isinstance(child, ast.Name) and child.id == self_name):
-                    continue
-                if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
-                    continue
-                call = parent if isinstance(parent, ast.Call) else None
-                if isinstance(parent, (ast.keyword, ast.Starred)):
-                    call = next((c for c in ast.walk(method) if isinstance(c, ast.Call)
-                                 and (parent in c.keywords or parent in c.args)), None)
-                if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, ctx):
-                    continue
-                return True
+        parents = cls.module.parents(method)
+        for child in cls.module.nodes(method):
+            if not (isinstance(child, ast.Name) and child.id == self_name):
+                continue
+            parent = parents.get(id(child))
+            if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
+                continue
+            call = parent if isinstance(parent, ast.Call) else None
+            if isinstance(parent, (ast.keyword, ast.Starred)):
+                call = parents.get(id(parent))  # the call the keyword or *self belongs to
+                call = call if isinstance(call, ast.Call) else None
+            if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, ctx):
+                continue
+            return True
     return False
 
 

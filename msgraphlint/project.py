@@ -238,6 +238,26 @@ def preorder(roots: list[ast.AST]) -> list[ast.AST]:
     return found
 
 
+def parent_map(root: ast.AST) -> dict[int, ast.AST]:
+    """id(child) -> parent under ``root``; the same walk as ``preorder``, without generators."""
+    parents: dict[int, ast.AST] = {}
+    stack = [root]
+    node_type = ast.AST
+    while stack:
+        node = stack.pop()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_type):
+                        parents[id(item)] = node
+                        stack.append(item)
+            elif isinstance(value, node_type):
+                parents[id(value)] = node
+                stack.append(value)
+    return parents
+
+
 @dataclass(eq=False)
 class ModuleInfo:
     source: SourceFile
@@ -265,6 +285,10 @@ class ModuleInfo:
     def nodes(self, node: ast.AST) -> list[ast.AST]:
         """The node and everything under it, parents first (cached)."""
         return self.derived("nodes", node, lambda n: preorder([n]))
+
+    def parents(self, node: ast.AST) -> dict[int, ast.AST]:
+        """id(child) -> parent for everything under ``node`` (cached)."""
+        return self.derived("parents", node, parent_map)
 
     def body_nodes(self, function: ast.AST) -> list[ast.AST]:
         """Everything under a function's body statements, without its decorators and defaults."""
@@ -378,6 +402,7 @@ class Project:
     _resolved: dict[Path, Path] = field(default_factory=dict)
     _project_roots: dict[Path, Path] = field(default_factory=dict)
     _listings: dict[str, frozenset[str]] = field(default_factory=dict)
+    _importers: dict[tuple[str, int], list[Path]] = field(default_factory=dict)
     reads: ReadLog = field(default_factory=ReadLog)
 
     def add_root(self, root: Path) -> None:
@@ -526,8 +551,12 @@ class Project:
             return b""
 
     def importer_paths(self, short: str) -> list[Path]:
-        """Files whose import lines mention the name ``short``, in a stable order."""
-        found: set[Path] = set()
-        for root in self.scan_roots:
-            found.update(self._index_for(root).get(short, ()))
-        return sorted(found)
+        """Files whose import lines mention the name ``short``, in a stable order (cached: a
+        name like ``utils`` is asked for by every module of that name)."""
+        key = (short, len(self.scan_roots))
+        if key not in self._importers:
+            found: set[Path] = set()
+            for root in self.scan_roots:
+                found.update(self._index_for(root).get(short, ()))
+            self._importers[key] = sorted(found, key=os.fspath)
+        return self._importers[key]

@@ -83,11 +83,7 @@ class FunctionSyntax:
     @cached_property
     def parents(self) -> dict[int, ast.AST]:
         """id(node) -> its parent, for the nodes of this function."""
-        return {
-            id(child): node
-            for node in self.module.nodes(self.node)
-            for child in ast.iter_child_nodes(node)
-        }
+        return self.module.parents(self.node)
 
 
 class FunctionValues:
