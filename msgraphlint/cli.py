@@ -292,7 +292,7 @@ def run_confirmation(engine, selected, fingerprints, config, paths, every, jobs,
 
 def engine_line_reader(engine) -> LineReader:
     """Lines as the engine read them: an editor's stdin buffer, not what is on disk."""
-    return lambda path: engine.project.source(path).lines
+    return engine.project.lines
 
 
 def apply_baseline(

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .names import ImportTable
-from .source import SourceFile, content_digest, read_source
+from .source import SourceFile, content_digest, decode, read_source, split_lines
 
 SKIPPED_DIRS = frozenset(
     {
@@ -416,9 +416,12 @@ class Project:
         if folder not in self._project_roots:  # one climb per folder, not per file
             self._project_roots[folder] = project_root_for(folder)
         root = self._project_roots[folder]
+        if any(root == scanned or scanned in root.parents for scanned in self.scan_roots):
+            # Already searched and scanned: without a project marker a file's own folder would
+            # count as its project, and every folder below a checked one would be scanned again.
+            return
         self.add_root(root)
-        if root not in self.scan_roots:
-            self.scan_roots.append(root)
+        self.scan_roots.append(root)
 
     def real_path(self, path: Path) -> Path:
         """The real location of a path (resolving is a syscall per component: cache it)."""
@@ -441,6 +444,15 @@ class Project:
             del self._modules[key]
             self.generation += 1
         return self._sources[key]
+
+    def lines(self, path: Path) -> list[str]:
+        """A file's lines as the analysis read them (an editor's buffer included), without
+        parsing a file that was not analysed here (cached results, other processes)."""
+        cached = self._sources.get(self.real_path(path))
+        if cached is not None:
+            return cached.lines
+        text, _ = decode(self.raw(path))
+        return split_lines(text or "")
 
     def module(self, path: Path, raw: bytes | None = None) -> ModuleInfo | None:
         """The parsed module at ``path`` (None if it cannot be parsed)."""
