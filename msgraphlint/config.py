@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import catalogue
