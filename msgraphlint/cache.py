@@ -78,9 +78,6 @@ def finding_from(record: dict) -> Finding:
     return Finding(**values)
 
 
-KINDS = ("file", "lookup", "importers")
-
-
 class ResultCache:
     """Entries for one project (its roots) and one build of the tool, in one JSON file.
 
@@ -227,6 +224,6 @@ def file_record(digest: bytes, findings: list[Finding], reads: set[tuple]) -> di
     """What to keep for one checked file: its findings and what they were computed from."""
     return {
         "digest": digest.hex(),
-        "reads": [item for item in reads if item[0] in KINDS],
+        "reads": list(reads),
         "findings": [finding_record(f) for f in findings],
     }

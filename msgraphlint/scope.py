@@ -508,10 +508,9 @@ class ScopeModel:
         module = self.project.loaded(path)
         if module is None:
             raw = self.project.raw(path)
-            if not may_define_targets(raw):
-                return self.project.importers_of(path), content_digest(raw).hex()
-            module = self.project.module(path)
-            if module is None:  # unparsable: nothing compiled there
+            # Parsed from the bytes just read, not read again; unparsable: nothing compiled there.
+            module = self.project.module(path, raw) if may_define_targets(raw) else None
+            if module is None:
                 return self.project.importers_of(path), content_digest(raw).hex()
         for target in self.targets(module):
             for compiled in self.reach(target):
