@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,10 +74,24 @@ def best_wall(command: list[str], repeat: int) -> tuple[float, int]:
     """Best wall time of a child process, and the peak RSS (KiB) of the children so far."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, wall(command))
     return best, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def wall(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def walls_in_turns(commands: dict[str, list[str]], repeat: int) -> dict[str, list[float]]:
+    """Every command once per round, ``repeat`` rounds: on a machine whose speed drifts (a shared
+    virtual machine), a baseline and the command compared with it see the same phases."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            times[name].append(wall(command))
+    return times
 
 
 def count_code(root: Path) -> tuple[int, int, int]:
@@ -97,9 +112,17 @@ def tool(name: str) -> list[str]:
 def measure(root: Path, repeat: int, with_pylint: bool) -> list[tuple[str, str]]:
     msgraphlint = tool("msgraphlint")
     check_all = [*msgraphlint, "check", str(root), "--format", "json", "-o", os.devnull]
-    floor, _ = best_wall([sys.executable, "-c", FLOOR_SCRIPT, str(root)], repeat)
-    check, peak = best_wall([*check_all, "--no-cache"], repeat)
-    serial, _ = best_wall([*check_all, "--no-cache", "--jobs", "1"], repeat)
+    times = walls_in_turns(
+        {
+            "floor": [sys.executable, "-c", FLOOR_SCRIPT, str(root)],
+            "check": [*check_all, "--no-cache"],
+            "serial": [*check_all, "--no-cache", "--jobs", "1"],
+        },
+        repeat,
+    )
+    floor, check, serial = (min(times[name]) for name in ("floor", "check", "serial"))
+    paired = statistics.median(c / f for c, f in zip(times["check"], times["floor"]))
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     with tempfile.TemporaryDirectory() as cache:  # never the user's cache
         os.environ["MSGRAPHLINT_CACHE_DIR"] = cache
         best_wall(check_all, 1)  # fills the cache
@@ -112,6 +135,7 @@ def measure(root: Path, repeat: int, with_pylint: bool) -> list[tuple[str, str]]
         ("ast floor (child process, one core)", f"{floor:.2f} s"),
         (f"msgraphlint check, --jobs {cores} (the default), no cache", f"{check:.2f} s"),
         ("**CLI / ast floor** (target <= 3x)", f"**{check / floor:.2f}x**"),
+        ("CLI / ast floor, median of the rounds' own ratios", f"{paired:.2f}x"),
         ("msgraphlint check --jobs 1, no cache", f"{serial:.2f} s ({serial / floor:.2f}x)"),
         ("msgraphlint check, unchanged re-run (result cache)", f"{cached:.2f} s ({cached / floor:.2f}x)"),
         (f"one file ({one_file.name}), start-up included, no cache (target < 1 s)", f"{single:.2f} s"),
@@ -125,11 +149,15 @@ def measure(root: Path, repeat: int, with_pylint: bool) -> list[tuple[str, str]]
                                capture_output=True, text=True, check=False)
         if probe.returncode & 33:  # fatal or usage error: a time of nothing
             raise SystemExit(f"pylint failed on the suite:\n{probe.stdout[-2000:]}{probe.stderr[-2000:]}")
-        bare, _ = best_wall([*pylint, "--disable=all", "--enable=line-too-long", *common], repeat)
-        plugin, _ = best_wall(
-            [*pylint, "--load-plugins=msgraphlint", "--disable=all", "--enable=msgraphlint", *common],
+        pair = walls_in_turns(
+            {
+                "bare": [*pylint, "--disable=all", "--enable=line-too-long", *common],
+                "plugin": [*pylint, "--load-plugins=msgraphlint", "--disable=all",
+                           "--enable=msgraphlint", *common],
+            },
             repeat,
         )
+        bare, plugin = min(pair["bare"]), min(pair["plugin"])
         rows += [
             ("pylint --disable=all --enable=line-too-long", f"{bare:.2f} s"),
             ("pylint --disable=all --enable=msgraphlint", f"{plugin:.2f} s"),

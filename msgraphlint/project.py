@@ -104,6 +104,35 @@ def may_define_targets(raw: bytes) -> bool:
     return any(marker in raw for marker in GRAPH_MARKERS) or _CLASS_WITH_BASES.search(raw) is not None
 
 
+def imported_modules(raw: bytes, package: str) -> set[str]:
+    """The dotted names of the modules a file's import lines can bind names from, relative
+    imports resolved against the file's ``package``. ``import a.b`` binds ``a``, so ``a`` and
+    ``a.b`` both count; ``from a.b import c`` binds only ``c``, from ``a.b`` or the submodule
+    ``a.b.c``, never anything of ``a``."""
+    modules: set[str] = set()
+    for match in _IMPORT_LINE.finditer(raw):
+        names = match.group(2).decode("utf-8", "replace")
+        if match.group(1) is None:
+            for dotted in re.findall(r"[A-Za-z_][\w.]*", names):
+                parts = dotted.strip(".").split(".")
+                modules.update(".".join(parts[: cut + 1]) for cut in range(len(parts)))
+            continue
+        source = match.group(1).decode("utf-8", "replace")
+        rest = source.lstrip(".")
+        dots = len(source) - len(rest)
+        if dots:
+            base = package.split(".") if package else []
+            # Above the top package the name cannot be resolved here: the suffix match of
+            # importer_paths still finds it by its remaining components.
+            base = base[: len(base) - (dots - 1)] if dots - 1 <= len(base) else []
+            source = ".".join(base + ([rest] if rest else []))
+        if not source:
+            continue
+        modules.add(source)
+        modules.update(f"{source}.{name}" for name in re.findall(r"[A-Za-z_]\w*", names))
+    return modules
+
+
 # Primitives whose output the compiler knows while compiling (a tuple of ints, an int, a dtype);
 # not TensorShape or DynamicShape, which return tensors.
 STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})
@@ -396,7 +425,7 @@ class Project:
     scan_roots: list[Path] = field(default_factory=list)  # where importers of a module are sought
     _modules: dict[Path, ModuleInfo | None] = field(default_factory=dict)
     _sources: dict[Path, SourceFile] = field(default_factory=dict)
-    _import_index: dict[Path, dict[str, set[Path]]] = field(default_factory=dict)
+    _import_index: dict[Path, dict[str, set[tuple[str, Path]]]] = field(default_factory=dict)
     _found: dict[tuple[str, int], Path | None] = field(default_factory=dict)
     generation: int = 0  # bumped when a loaded module's content is replaced
     _resolved: dict[Path, Path] = field(default_factory=dict)
@@ -513,10 +542,12 @@ class Project:
                 return module, ".".join(parts[cut:])
         return None
 
-    def _index_for(self, root: Path) -> dict[str, set[Path]]:
-        """Last component of every imported name -> files importing it, read as text (cheap)."""
+    def _index_for(self, root: Path) -> dict[str, set[tuple[str, Path]]]:
+        """Every module name the files below ``root`` import, read as text (cheap): its last
+        component -> (the dotted name, the importing file)."""
         if root not in self._import_index:
-            index: dict[str, set[Path]] = defaultdict(set)
+            index: dict[str, set[tuple[str, Path]]] = defaultdict(set)
+            packages: dict[Path, str] = {}  # folder -> its dotted package name
             for path in walk_python_files(root):
                 try:
                     raw = path.read_bytes()
@@ -525,29 +556,23 @@ class Project:
                 if b"import" not in raw:
                     continue
                 resolved = self.real_path(path)
-                for match in _IMPORT_LINE.finditer(raw):
-                    source = match.group(1) or b""
-                    words = re.findall(rb"[A-Za-z_]\w*", source + b" " + match.group(2))
-                    if source and not source.strip(b"."):
-                        # `from . import x` (or `from .. import x`) imports the enclosing package
-                        dots = len(source)
-                        if dots <= len(resolved.parents):
-                            words.append(resolved.parents[dots - 1].name.encode())
-                    for word in words:
-                        index[word.decode()].add(resolved)
+                if resolved.parent not in packages:
+                    name, is_package, _ = module_name_for(resolved)
+                    packages[resolved.parent] = name if is_package else name.rpartition(".")[0]
+                for module in imported_modules(raw, packages[resolved.parent]):
+                    index[module.rpartition(".")[2]].add((module, resolved))
             self._import_index[root] = index
         return self._import_index[root]
 
     def importers_of(self, path: Path) -> list[Path]:
-        """Project files whose imports mention the module at ``path`` (a superset; callers check
+        """Project files whose imports name the module at ``path`` (a superset; callers check
         names), without reading them beyond the import index."""
         name = module_name_for(path)[0]
-        short = name.rsplit(".", 1)[-1] if name else path.stem
-        if short == "__init__" or not short:
+        if not name:
             return []
-        paths = self.importer_paths(short)
+        paths = self.importer_paths(name)
         if self.reads.active:
-            self.reads.note(("importers", short, tuple(str(found) for found in paths)))
+            self.reads.note(("importers", name, tuple(str(found) for found in paths)))
         own = self.real_path(path)
         return [found for found in paths if found != own]
 
@@ -562,13 +587,19 @@ class Project:
         except OSError:
             return b""
 
-    def importer_paths(self, short: str) -> list[Path]:
-        """Files whose import lines mention the name ``short``, in a stable order (cached: a
-        name like ``utils`` is asked for by every module of that name)."""
-        key = (short, len(self.scan_roots))
+    def importer_paths(self, module: str) -> list[Path]:
+        """Files whose imports name the dotted ``module``, in a stable order (cached: a package
+        is asked for by every module below it). Names match when one ends with the other: code
+        that puts a subfolder on ``sys.path`` imports ``models.x`` for ``pkg.models.x``."""
+        key = (module, len(self.scan_roots))
         if key not in self._importers:
+            wanted = module.split(".")
             found: set[Path] = set()
             for root in self.scan_roots:
-                found.update(self._index_for(root).get(short, ()))
+                for imported, importer in self._index_for(root).get(wanted[-1], ()):
+                    given = imported.split(".")
+                    shorter = min(len(given), len(wanted))
+                    if given[-shorter:] == wanted[-shorter:]:
+                        found.add(importer)
             self._importers[key] = sorted(found, key=os.fspath)
         return self._importers[key]

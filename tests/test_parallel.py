@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import multiprocessing
+
+from msgraphlint import analyze
 from msgraphlint.analyze import MIN_FILES_PER_JOB, Engine, balanced_slices
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,3 +67,16 @@ def test_the_text_prefilter_keeps_cells_and_imported_helpers(tmp_path):
     keep = {name: engine.may_hold_graph_code(tmp_path / name, (tmp_path / name).read_bytes())
             for name in ("net.py", "helpers.py", "script.py")}
     assert keep == {"net.py": True, "helpers.py": True, "script.py": False}
+
+
+def test_a_process_that_runs_out_takes_files_from_the_back_of_the_fullest_slice(monkeypatch):
+    # slices [0, 4) and [4, 10): process 0 checks its own four, then steals 9, 8, 7 from the
+    # back of slice 1 while process 1 works from the front; every file exactly once.
+    queue = multiprocessing.get_context().Array("q", [0, 4, 4, 10])
+    monkeypatch.setattr(analyze, "_QUEUE", queue)
+    first, second = analyze._queued(0), analyze._queued(1)
+    taken = [next(first) for _ in range(4)] + [next(second), next(first), next(second)]
+    assert taken == [0, 1, 2, 3, 4, 9, 5]
+    taken += list(first)
+    assert sorted(taken) == list(range(10))
+    assert list(second) == []

@@ -380,6 +380,30 @@ def test_relative_package_imports_count_as_importers(tmp_path):
     assert flagged(tmp_path, "pkg/functional.py") == [(3, "reached from Net.construct via helper")]
 
 
+def test_importers_are_the_files_that_name_the_module_not_every_module_of_that_name(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "def helper(x):\n    return x\n",
+        "pkg/net.py": "from .utils import helper\n",
+        "pkg/deep/__init__.py": "",
+        "pkg/deep/user.py": "from ..utils import helper\n",
+        "pkg/plain.py": "import pkg.utils\n",
+        "other/__init__.py": "",
+        "other/utils.py": "",
+        "other/uses_other.py": "from other.utils import thing\n",
+        "other/uses_pkg_package.py": "from pkg.deep import user\n",
+        "scripts/by_path.py": "from deep.user import f\n",  # run with pkg/ on sys.path
+    })
+    project = Project()
+    project.add_project_of(tmp_path / "pkg" / "utils.py")
+    importers = lambda name: sorted(str(p.relative_to(tmp_path)) for p in project.importers_of(tmp_path / name))
+    assert importers("pkg/utils.py") == ["pkg/deep/user.py", "pkg/net.py", "pkg/plain.py"]
+    # `from pkg.deep import user` binds nothing of pkg/__init__.py; `import pkg.utils` binds pkg
+    assert importers("pkg/__init__.py") == ["pkg/plain.py"]
+    assert importers("pkg/deep/user.py") == ["other/uses_pkg_package.py", "scripts/by_path.py"]
+
+
 def test_multi_line_imports_are_seen_when_the_helper_file_is_checked_alone(tmp_path):
     write(tmp_path, {
         "pkg/__init__.py": "",
