@@ -80,3 +80,16 @@ def test_a_process_that_runs_out_takes_files_from_the_back_of_the_fullest_slice(
     taken += list(first)
     assert sorted(taken) == list(range(10))
     assert list(second) == []
+
+
+def test_checking_leaves_the_collector_on_and_the_kept_trees_out_of_its_walks():
+    import gc
+
+    gc.unfreeze()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    run = Engine().check_files(sorted((ROOT / "samples").rglob("*.py"))[:5])
+    assert run.files == 5
+    assert gc.isenabled()
+    # frozen: the next collection of the oldest generation does not walk the kept trees again
+    assert gc.get_freeze_count() > 1000
+    gc.unfreeze()
