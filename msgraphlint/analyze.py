@@ -195,10 +195,15 @@ class Engine:
             files.extend(f for f in walk_python_files(path) if not excluded(f))
         unique = {self.project.real_path(path): path for path in reversed(files)}
         files = list(reversed(unique.values()))
+        folders_done: set[Path] = set()
         for path in files:
+            real = self.project.real_path(path)
             # Every file's package root up front: module lookups then give the same answer
-            # whatever order (and whichever process) the files are checked in.
-            self.project.add_root(module_name_for(path)[2])
+            # whatever order (and whichever process) the files are checked in. The root
+            # depends on the folder only (one climb per folder, not per file).
+            if real.parent not in folders_done:
+                folders_done.add(real.parent)
+                self.project.add_root(module_name_for(real)[2])
         return files
 
     def check_files(
