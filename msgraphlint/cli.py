@@ -116,7 +116,11 @@ def check(
     ] = None,
     syntax_level: Annotated[
         Optional[LevelChoice],
-        typer.Option("--syntax-level", help="jit_syntax_level the Cells compile at [default: lax]."),
+        typer.Option(
+            "--syntax-level",
+            help="jit_syntax_level the Cells compile at [default: lax].",
+            case_sensitive=False,  # MindSpore spells it LAX
+        ),
     ] = None,
     device: Annotated[
         Optional[str], typer.Option("--device", help="CPU, GPU or Ascend [default: CPU].")
@@ -317,7 +321,8 @@ def apply_baseline(
 @app.command("rules")
 def list_rules(
     syntax_level: Annotated[
-        LevelChoice, typer.Option("--syntax-level", help="Level the severities are shown for.")
+        LevelChoice,
+        typer.Option("--syntax-level", help="Level the severities are shown for.", case_sensitive=False),
     ] = LevelChoice.lax,
     device: Annotated[str, typer.Option("--device")] = "CPU",
     family: Annotated[Optional[str], typer.Option("--family", help="Only this family.")] = None,

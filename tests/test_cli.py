@@ -83,6 +83,9 @@ def test_syntax_level_changes_severity_not_findings(project):
     _, strict, _ = run("check", "bad.py", "--format", "json", "--syntax-level", "strict", cwd=project)
     assert [f["severity"] for f in json.loads(lax)] == ["warning"]
     assert [f["severity"] for f in json.loads(strict)] == ["error"]
+    # spelled as MindSpore spells it (jit_syntax_level=STRICT), as the config file accepts it
+    _, upper, _ = run("check", "bad.py", "--format", "json", "--syntax-level", "STRICT", cwd=project)
+    assert upper == strict
 
 
 def test_json_output_is_the_documented_list(project):
