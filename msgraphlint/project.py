@@ -126,10 +126,12 @@ def imported_modules(raw: bytes, package: str) -> set[str]:
             # importer_paths still finds it by its remaining components.
             base = base[: len(base) - (dots - 1)] if dots - 1 <= len(base) else []
             source = ".".join(base + ([rest] if rest else []))
-        if not source:
+        bound = re.findall(r"[A-Za-z_]\w*", names)
+        if not source:  # `from . import x` outside any package: x is a sibling module
+            modules.update(bound)
             continue
         modules.add(source)
-        modules.update(f"{source}.{name}" for name in re.findall(r"[A-Za-z_]\w*", names))
+        modules.update(f"{source}.{name}" for name in bound)
     return modules
 
 
@@ -588,9 +590,9 @@ class Project:
             return b""
 
     def importer_paths(self, module: str) -> list[Path]:
-        """Files whose imports name the dotted ``module``, in a stable order (cached: a package
-        is asked for by every module below it). Names match when one ends with the other: code
-        that puts a subfolder on ``sys.path`` imports ``models.x`` for ``pkg.models.x``."""
+        """Files whose imports name the dotted ``module``, in a stable order (cached per name).
+        Names match when one ends with the other: code that puts a subfolder on ``sys.path``
+        imports ``models.x`` for ``pkg.models.x``."""
         key = (module, len(self.scan_roots))
         if key not in self._importers:
             wanted = module.split(".")

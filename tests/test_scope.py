@@ -394,6 +394,8 @@ def test_importers_are_the_files_that_name_the_module_not_every_module_of_that_n
         "other/uses_other.py": "from other.utils import thing\n",
         "other/uses_pkg_package.py": "from pkg.deep import user\n",
         "scripts/by_path.py": "from deep.user import f\n",  # run with pkg/ on sys.path
+        "scripts/helpers.py": "",
+        "scripts/sibling.py": "from . import helpers\n",  # no package: still the sibling
     })
     project = Project()
     project.add_project_of(tmp_path / "pkg" / "utils.py")
@@ -402,6 +404,7 @@ def test_importers_are_the_files_that_name_the_module_not_every_module_of_that_n
     # `from pkg.deep import user` binds nothing of pkg/__init__.py; `import pkg.utils` binds pkg
     assert importers("pkg/__init__.py") == ["pkg/plain.py"]
     assert importers("pkg/deep/user.py") == ["other/uses_pkg_package.py", "scripts/by_path.py"]
+    assert importers("scripts/helpers.py") == ["scripts/sibling.py"]
 
 
 def test_multi_line_imports_are_seen_when_the_helper_file_is_checked_alone(tmp_path):
