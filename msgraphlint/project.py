@@ -260,6 +260,8 @@ def preorder(roots: list[ast.AST]) -> list[ast.AST]:
         node = pop()
         add(node)
         for name in node._fields:
+            if name == "ctx":
+                continue  # Load/Store/Del: shared singletons, a third of all nodes, asked of no one
             value = getattr(node, name, None)
             if value.__class__ is list:
                 if value:
@@ -277,6 +279,8 @@ def parent_map(root: ast.AST) -> dict[int, ast.AST]:
     while stack:
         node = stack.pop()
         for name in node._fields:
+            if name == "ctx":
+                continue  # shared singletons: no one parent
             value = getattr(node, name, None)
             if value.__class__ is list:
                 for item in value:
