@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import gc
 import multiprocessing
+from pathlib import Path
 
 from msgraphlint import analyze
 from msgraphlint.analyze import MIN_FILES_PER_JOB, Engine, balanced_slices
@@ -83,8 +83,6 @@ def test_a_process_that_runs_out_takes_files_from_the_back_of_the_fullest_slice(
 
 
 def test_checking_leaves_the_collector_on_and_the_kept_trees_out_of_its_walks():
-    import gc
-
     gc.unfreeze()
     assert gc.isenabled() and gc.get_freeze_count() == 0
     run = Engine().check_files(sorted((ROOT / "samples").rglob("*.py"))[:5])
