@@ -104,6 +104,7 @@ class FunctionContext(CellContext):
 class CheckRun:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    checked: list[Path] = field(default_factory=list)  # every file below the paths, once each
     internal_errors: list[str] = field(default_factory=list)
     # For the result cache: per checked file, and per module whose targets were reached.
     records: dict[str, dict] = field(default_factory=dict)
@@ -153,8 +154,8 @@ class Engine:
     ) -> CheckRun:
         """Check every Python file below ``paths``; one file's crash never hides the others.
 
-        With ``jobs`` > 1 and enough files, contiguous slices of the file list (neighbours share
-        imports) are checked in that many processes; the findings come back in the same order.
+        With ``jobs`` > 1 and enough files, that many processes share the files
+        (``check_in_processes``); the findings come back in the same order.
         """
         files = self.files_below(paths, excluded, raw)
         cached: dict[Path, list[Finding]] = {}
@@ -176,6 +177,7 @@ class Engine:
         for findings in cached.values():
             run.findings.extend(findings)
         run.files += len(cached)
+        run.checked = files
         run.findings.sort(key=Finding.sort_key)
         return run
 
@@ -364,7 +366,7 @@ MIN_FILES_PER_JOB = 32
 def check_in_processes(
     files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False
 ) -> CheckRun:
-    """Check ``files`` in ``jobs`` fresh processes, merged in file order.
+    """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
     Each process starts on its own contiguous slice (neighbours share imports, so each parses
     little of the others' closures); one that runs out takes files from the end of the slice

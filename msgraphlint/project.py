@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
-from .names import ImportTable
+from .names import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, read_source, split_lines
 
 SKIPPED_DIRS = frozenset(
@@ -119,13 +119,10 @@ def imported_modules(raw: bytes, package: str) -> set[str]:
             continue
         source = match.group(1).decode("utf-8", "replace")
         rest = source.lstrip(".")
-        dots = len(source) - len(rest)
-        if dots:
-            base = package.split(".") if package else []
+        if dots := len(source) - len(rest):
             # Above the top package the name cannot be resolved here: the suffix match of
             # importer_paths still finds it by its remaining components.
-            base = base[: len(base) - (dots - 1)] if dots - 1 <= len(base) else []
-            source = ".".join(base + ([rest] if rest else []))
+            source = resolve_relative(package, True, dots, rest)
         bound = re.findall(r"[A-Za-z_]\w*", names)
         if not source:  # `from . import x` outside any package: x is a sibling module
             modules.update(bound)

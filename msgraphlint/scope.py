@@ -104,8 +104,8 @@ class ScopeModel:
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
     _compiled_in: dict[int, set[int]] = field(default_factory=dict)  # id(module) -> node ids
-    # real path -> its importers, once the file's targets have been reached
-    _closure_done: dict[str, list] = field(default_factory=dict)
+    # real paths of the files whose targets have been reached (and importers walked)
+    _closure_done: set[str] = field(default_factory=set)
     # module file -> what reaching its targets read (for the result cache, when recording)
     unit_reads: dict[str, frozenset[tuple]] = field(default_factory=dict)
     _generation: int = 0
@@ -499,7 +499,7 @@ class ScopeModel:
                 self.unit_reads[name] = frozenset(read)
             else:
                 importers, _ = self._reach_file(path)
-            self._closure_done[name] = importers
+            self._closure_done.add(name)
             stack.extend(importers)
 
     def _reach_file(self, path) -> tuple[list, str]:
