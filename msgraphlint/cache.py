@@ -199,20 +199,26 @@ class ResultCache:
         }
         units = {name: intern(reads) for name, reads in self.units.items() if os.path.exists(name)}
         document = {"format": FORMAT_VERSION, "reads": list(table), "units": units, "results": results}
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, separators=(",", ":"))
-            os.replace(temporary, self.file)
-        except OSError:
-            pass
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+        write_json_atomically(self.file, document, separators=(",", ":"))
+
+
+def write_json_atomically(target: Path, document, **dump_options) -> None:
+    """Write a cache file whole or not at all (a concurrent run never reads half of one). Best
+    effort: a folder that cannot be written costs the next run speed, never this run."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(document, out, **dump_options)
+        os.replace(temporary, target)
+    except OSError:
+        pass
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def _hashable(item) -> tuple:

@@ -248,7 +248,7 @@ def check(
         if use_stdin:
             raise fail("--confirm compiles the files on disk; it cannot confirm stdin")
         selected, fingerprints, summary = run_confirmation(
-            engine, selected, fingerprints, config, paths, confirm_all, jobs, no_cache
+            engine, selected, fingerprints, config, run.checked, confirm_all, jobs, no_cache
         )
     result = RunResult(selected, config, run.files, internal_errors=run.internal_errors,
                        confirm_summary=summary)
@@ -272,12 +272,12 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
-def run_confirmation(engine, selected, fingerprints, config, paths, every, jobs, no_cache):
-    """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md)."""
+def run_confirmation(engine, selected, fingerprints, config, checked, every, jobs, no_cache):
+    """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md);
+    with ``every``, the targets of all ``checked`` files, not only those with findings."""
     from .confirm.run import INSTALL_HINT, ConfirmOptions, MindSporeMissing, confirm_findings
-    from .project import walk_python_files
 
-    files = [f for p in paths for f in walk_python_files(p) if not config.excludes(f)] if every else []
+    files = checked if every else []
     options = ConfirmOptions(all_targets=every, jobs=jobs or 0, use_cache=not no_cache)
     try:
         outcome = confirm_findings(engine, selected, config, files, options)

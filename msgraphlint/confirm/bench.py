@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -84,16 +85,10 @@ def bare_compile(targets: dict[str, list[str]], level: Level) -> dict:
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", BARE, level.name], input=json.dumps(
         sorted(targets.items())), capture_output=True, text=True, check=True,
-        env={"GLOG_v": "3", "PYTHONWARNINGS": "ignore", **_environ()})
+        env={"GLOG_v": "3", "PYTHONWARNINGS": "ignore", **os.environ})
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     figures["wall"] = time.perf_counter() - started
     return figures
-
-
-def _environ() -> dict:
-    import os
-
-    return dict(os.environ)
 
 
 def confirm_once(paths, level, cache: Path, jobs: int, use_cache: bool = True) -> tuple[float, object]:

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from ..cache import cache_home, write_json_atomically
 
 HARNESS_VERSION = "1"  # bump when what the child measures, or how, changes
 
 
 def cache_dir() -> Path:
-    from ..cache import cache_home
-
     return cache_home() / "confirm"
 
 
@@ -75,12 +73,5 @@ class Cache:
             return
         entry = {"dependencies": {path: file_hash(path) for path in dependencies},
                  "result": result}
-        target = self._file(key)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(entry, stream, sort_keys=True)
-            os.replace(temporary, target)
-        except OSError:
-            pass  # a read-only or full cache folder only costs the next run a compile
+        # A read-only or full cache folder only costs the next run a compile.
+        write_json_atomically(self._file(key), entry, sort_keys=True)

@@ -25,6 +25,8 @@ import sysconfig
 import traceback
 from pathlib import Path
 
+from .settings import SPEC
+
 MESSAGE_LIMIT = 4000  # characters of the compiler's message kept
 # "In file /path/net.py:16, 15~41" or "In file /path/net.py:9~12, 4~28/..." (the IR's form)
 IN_FILE = re.compile(r"In file (.+?\.py):(\d+)")
@@ -155,7 +157,16 @@ def fallback_lines(ir_dir: Path) -> list[tuple[str, int]]:
     return found
 
 
-def _one_line(error: BaseException) -> str:
+def unverified_result(level: str, reason: str | None = None) -> dict:
+    """A result before (or instead of) running a target: nothing measured yet."""
+    result = {"status": "unverified", "level": level, "evidence": [], "fallback": [],
+              "locations": [], "primary": None}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def one_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}"
 
@@ -171,7 +182,7 @@ def build_callable(module, target: dict):
         try:
             return cls(**init)
         except Exception as error:  # noqa: BLE001 - the user's constructor
-            raise LookupError(f"{target['attr']}({_kwargs(init)}) raised {_one_line(error)};"
+            raise LookupError(f"{target['attr']}({_kwargs(init)}) raised {one_line(error)};"
                               " set its init in [tool.msgraphlint.confirm.targets]") from None
     owner_name, _, method = target["attr"].rpartition(".")
     if not owner_name:
@@ -185,7 +196,7 @@ def build_callable(module, target: dict):
     try:
         instance = owner(**init)
     except Exception as error:  # noqa: BLE001
-        raise LookupError(f"{owner_name}({_kwargs(init)}) raised {_one_line(error)}") from None
+        raise LookupError(f"{owner_name}({_kwargs(init)}) raised {one_line(error)}") from None
     return getattr(instance, method)
 
 
@@ -225,7 +236,7 @@ class Runner:
         try:
             first = probe._normalise(function(*inputs))
         except Exception as error:  # noqa: BLE001 - the compiler's verdict
-            return {"compiled": False, "error": _one_line(error), "text": str(error)}
+            return {"compiled": False, "error": one_line(error), "text": str(error)}
         finally:
             if graph and ir_dir is not None:
                 ms.set_context(save_graphs=0)
@@ -234,7 +245,7 @@ class Runner:
             try:
                 second = probe._normalise(function(*inputs))
             except Exception as error:  # noqa: BLE001 - a second call that fails is evidence
-                return {"compiled": True, "outputs": None, "error": _one_line(error),
+                return {"compiled": True, "outputs": None, "error": one_line(error),
                         "text": str(error)}
         seen = {"compiled": True, "outputs": (first, second), "host_calls": counter.count,
                 "host_names": counter.names,
@@ -243,13 +254,12 @@ class Runner:
             seen["gradient"] = probe._normalise(ms.grad(function, grad_position=0)(*inputs))
         except Exception as error:  # noqa: BLE001 - not every output is differentiable
             seen["gradient"] = None
-            seen["gradient_error"] = _one_line(error)
+            seen["gradient_error"] = one_line(error)
         return seen
 
     def run(self, target: dict) -> dict:
         probe = self.probe
-        result = {"status": "unverified", "level": target["level"], "evidence": [],
-                  "fallback": [], "locations": [], "primary": None}
+        result = unverified_result(target["level"])
         if target["kind"] == "module":  # only imported, and it was
             return dict(result, status="compiled")
         try:
@@ -322,7 +332,7 @@ def dynamic_placeholders(ms, specs: list[str], inputs: list) -> list:
     """``float32[None,3]`` -> Tensor(shape=[None, 3]): the Cell compiles for a dynamic dimension."""
     placeholders = []
     for spec, value in zip(specs, inputs):
-        dims = spec[spec.index("[") + 1 : spec.rindex("]")].split(",")
+        dims = SPEC.match(spec).group(2).split(",")
         shape = [None if d.strip() == "None" else int(d) for d in dims if d.strip()]
         placeholders.append(ms.Tensor(shape=shape, dtype=value.dtype))
     return placeholders
@@ -369,13 +379,13 @@ def run_job(job: dict, conn) -> None:
 
         from . import probe
     except Exception as error:  # noqa: BLE001 - ImportError, or a broken install
-        conn.send(("fatal-mindspore", _one_line(error)))
+        conn.send(("fatal-mindspore", one_line(error)))
         return
     conn.send(("version", ms.__version__))
     try:
         ms.set_device(job["device"])
     except Exception as error:  # noqa: BLE001
-        conn.send(("fatal", f"MindSpore cannot use device {job['device']}: {_one_line(error)}"))
+        conn.send(("fatal", f"MindSpore cannot use device {job['device']}: {one_line(error)}"))
         return
     before = set(sys.modules)
     for entry in reversed(job["sys_path"]):
@@ -391,7 +401,7 @@ def run_job(job: dict, conn) -> None:
             frames.append((error.filename, error.lineno or 1))
         location = [os.path.realpath(frames[-1][0]), frames[-1][1]] if frames else None
         where = f" ({frames[-1][0]}:{frames[-1][1]})" if frames else ""
-        conn.send(("import-failed", f"importing the module raised {_one_line(error)}{where}",
+        conn.send(("import-failed", f"importing the module raised {one_line(error)}{where}",
                    location))
         return
     loaded = sorted(
@@ -404,14 +414,10 @@ def run_job(job: dict, conn) -> None:
     conn.send(("imported", loaded))
     runner = Runner(ms, probe, module, workdir)
     for target in job["targets"]:
-        if target.get("skip"):
-            continue
         conn.send(("start", target["index"]))
         try:
             result = runner.run(target)
         except Exception as error:  # noqa: BLE001 - our own harness must not lose the others
-            result = {"status": "unverified", "reason": f"the harness failed: {_one_line(error)}",
-                      "level": target["level"], "evidence": [], "fallback": [], "locations": [],
-                      "primary": None}
+            result = unverified_result(target["level"], f"the harness failed: {one_line(error)}")
         conn.send(("result", target["index"], result))
     conn.send(("done",))

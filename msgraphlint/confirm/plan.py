@@ -37,7 +37,6 @@ class ConfirmTarget:
     # (path, first line, last line) of every function compiled for it, for matching errors
     functions: list[tuple[Path, int, int]] = field(default_factory=list)
     result: dict | None = None  # filled in by the runner
-    cached: bool = False
     span: tuple[int, int] | None = None  # a Cell's class body: its class-level findings
 
     @property

@@ -23,9 +23,10 @@ import mindspore as ms
 from mindspore import Tensor
 
 from ..catalogue import Level, Verdict
+from .child import one_line
+from .settings import SPEC
 
 DEFAULT_INPUTS = ("float32[2,2]",)
-_SPEC = re.compile(r"^\s*(\w+)\s*\[([^\]]*)\]\s*$")
 LEVEL_NAMES = {Level.STRICT: "STRICT", Level.COMPATIBLE: "COMPATIBLE", Level.LAX: "LAX"}
 
 
@@ -35,7 +36,7 @@ class InputSpecError(ValueError):
 
 def make_input(spec: str) -> Tensor:
     """``float32[2,2]`` -> a deterministic tensor (1, 2, 3, ... scaled), ``None`` dims as 2."""
-    match = _SPEC.match(spec)
+    match = SPEC.match(spec)
     if not match:
         raise InputSpecError(f"input spec {spec!r} is not of the form dtype[d0,d1,...]")
     dtype_name, dims = match.groups()
@@ -141,11 +142,6 @@ class TargetHandle:
         return self.obj if graph else getattr(self.obj, "__wrapped__", self.obj)
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}"
-
-
 def observe(handle: TargetHandle, inputs: list[Tensor], level: Level | None, graph: bool,
             module: ModuleType | None = None) -> Observation:
     ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
@@ -156,7 +152,7 @@ def observe(handle: TargetHandle, inputs: list[Tensor], level: Level | None, gra
         target = handle.instance(level, graph)
         outputs = (_normalise(target(*inputs)), _normalise(target(*inputs)))
     except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it raises
-        return Observation(False, _first_line(error))
+        return Observation(False, one_line(error))
     observation = Observation(True, outputs=outputs)
     if isinstance(events, list):
         observation.effects = len(events)
@@ -164,7 +160,7 @@ def observe(handle: TargetHandle, inputs: list[Tensor], level: Level | None, gra
         gradient = ms.grad(target, grad_position=0)(*inputs)
         observation.gradient = _normalise(gradient)
     except Exception as error:  # noqa: BLE001 - not every output is differentiable
-        observation.gradient_error = _first_line(error)
+        observation.gradient_error = one_line(error)
     return observation
 
 

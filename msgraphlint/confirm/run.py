@@ -87,7 +87,7 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
             if target is not None and target not in chosen:
                 chosen.append(target)
     chosen.sort(key=lambda t: (str(t.path), t.roots[0].node.lineno if t.roots else 0, t.attr))
-    specs = {target.path: import_spec(target.path) for target in chosen}
+    specs = {path: import_spec(path) for path in {target.path for target in chosen}}
     show = sys.stderr.isatty() if options.progress is None else options.progress
     with _progress(len(chosen), show) as advance:
         runner = Runner(config.device, options.jobs or default_jobs(), config.confirm.timeout,

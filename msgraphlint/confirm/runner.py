@@ -31,6 +31,7 @@ from importlib import metadata, util
 from pathlib import Path
 
 from .cache import Cache, entry_key
+from .child import unverified_result
 from .plan import ConfirmTarget, ImportSpec
 
 INSTALL_HINT = "pip install 'msgraphlint[confirm]'"
@@ -132,8 +133,7 @@ def _without_main():
 
 
 def _unverified(reason: str, target: ConfirmTarget) -> dict:
-    return {"status": "unverified", "reason": reason, "level": target.level.value,
-            "evidence": [], "fallback": [], "locations": [], "primary": None}
+    return unverified_result(target.level.value, reason)
 
 
 class Runner:
@@ -165,7 +165,7 @@ class Runner:
             spec = target.spec
             key = entry_key(spec, target.path, version, self.device)
             if (found := self.cache.get(key)) is not None:
-                target.result, target.cached = found, True
+                target.result = found
                 self.stats.cached += 1
                 self.progress(1)
                 continue
