@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.values import FunctionValues
 
+from .graph_types import NOT_DATA_COMPARISONS
+
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
 # as bound, and nothing inside is checked, so one mistake gives one finding.
 OPAQUE_STATEMENTS = tuple(
@@ -31,8 +33,6 @@ OPAQUE_STATEMENTS = tuple(
 )
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-# `is`/`in` tests are answered while compiling even on tensors (identity, membership in a tuple).
-STATIC_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # Tensor methods whose result is not one tensor (a Python value, a tuple, a host copy).
 NON_TENSOR_METHODS = frozenset(
     {
@@ -75,6 +75,17 @@ def join_problem(first: str, second: str) -> str | None:
     if "tensor" in pair and pair & TENSOR_CLASHES:
         return "branch-type-mismatch"
     return None
+
+
+def report_join_problem(ctx: FunctionContext, rule: str, node: ast.AST, what: str, line: int,
+                        first: str, second: str) -> None:
+    """Report two kinds an if on a tensor cannot join: branch-none-join names the kind that is
+    not None, the other rules both kinds."""
+    if rule == "branch-none-join":
+        other = second if first == "none" else first
+        ctx.report(rule, node, what, KIND_WORDS[other], line)
+    else:
+        ctx.report(rule, node, what, KIND_WORDS[first], KIND_WORDS[second], line)
 
 
 # ----- what a test or a value is -------------------------------------------------------------
@@ -151,7 +162,7 @@ def attribute_values_of(ctx: FunctionContext):
 
 
 def is_self_attribute(node: ast.expr, fv: FunctionValues) -> bool:
-    return isinstance(node, ast.Attribute) and fv.self_name is not None and fv.is_self(node.value)
+    return isinstance(node, ast.Attribute) and fv.is_self(node.value)
 
 
 def holds_literals(node: ast.expr, fv: FunctionValues) -> bool:
@@ -198,7 +209,8 @@ def is_tensor(node: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
             return tensor_operand(operand, fv, depth)
         case ast.Compare(ops=ops, left=left, comparators=comparators):
             operands = [left, *comparators]
-            if any(isinstance(op, STATIC_COMPARISONS) for op in ops) or any(
+            # `is`/`in` tests are answered while compiling even on tensors (identity, membership).
+            if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
                 literal_kind(operand) in ("tuple", "list", "none", "str") for operand in operands
             ):
                 return False  # `shape == ()` and the like compare tuples, known while compiling
@@ -498,11 +510,7 @@ class FunctionFlow:
         if key in self.reported:
             return
         self.reported.add(key)
-        if rule == "branch-none-join":
-            other = second if first == "none" else first
-            self.ctx.report(rule, node, what, KIND_WORDS[other], line)
-        else:
-            self.ctx.report(rule, node, what, KIND_WORDS[first], KIND_WORDS[second], line)
+        report_join_problem(self.ctx, rule, node, what, line, first, second)
 
     def kind(self, node: ast.expr | None, state: State) -> str:
         if isinstance(node, ast.Name) and node.id in state.bound:
@@ -641,15 +649,7 @@ class ReturnJoins:
                 if id(node) in self.reported:
                     continue
                 self.reported.add(id(node))
-                self.report(rule, node, branch.lineno, kind, other)
-
-    def report(self, rule: str, node: ast.AST, line: int, kind: str, other: str) -> None:
-        what = "this return"
-        if rule == "branch-none-join":
-            non_none = other if kind == "none" else kind
-            self.ctx.report(rule, node, what, KIND_WORDS[non_none], line)
-        else:
-            self.ctx.report(rule, node, what, KIND_WORDS[kind], KIND_WORDS[other], line)
+                report_join_problem(self.ctx, rule, node, "this return", branch.lineno, kind, other)
 
     def kind(self, value: ast.expr | None) -> str:
         return value_kind(value, self.fv, self.roots)

@@ -133,6 +133,8 @@ TENSOR_EVIDENCE = frozenset(
 TENSOR_EVIDENCE_READ = frozenset({"shape", "dtype", "ndim", "T", "mT"})
 # Attribute results that stay tensors of the same size.
 SAME_SIZE_ATTRIBUTES = frozenset({"T", "mT", "H", "real", "imag"})
+# `is`/`in` comparisons give Python booleans, answered while compiling even on tensors (identity,
+# membership in a tuple). Also used by the data-flow family.
 NOT_DATA_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)  # `.any()` reads right after
 
@@ -311,17 +313,14 @@ class GraphTypes(Family):
     name = "types"
 
     def __init__(self) -> None:
-        self._kinds: dict[int, TensorKinds] = {}
+        self._current: TensorKinds | None = None
 
     def kinds(self, ctx: FunctionContext) -> TensorKinds:
-        """One TensorKinds per compiled function and value model (rebuilt when either changes)."""
-        found = self._kinds.get(id(ctx.function))
-        if found is None or found.values is not ctx.values or found.ctx.module is not ctx.module:
-            if len(self._kinds) > 4096:
-                self._kinds.clear()
-            found = self._kinds[id(ctx.function)] = TensorKinds(ctx)
-        found.ctx = ctx
-        return found
+        """The TensorKinds of the function being walked: the engine makes one context per compiled
+        function and walk, and a TensorKinds depends on nothing but its context."""
+        if self._current is None or self._current.ctx is not ctx:
+            self._current = TensorKinds(ctx)
+        return self._current
 
     # ----- calls: isinstance, range, bool --------------------------------------------------
 

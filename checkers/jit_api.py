@@ -25,10 +25,8 @@ from .custom_types import (
 
 MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"
-# Modules `ms_function` used to be imported from.
+# Modules `ms_function` used to be imported from, and its replacement, jit, in a version fallback.
 REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
-# Where the replacement, jit, is imported from in a version fallback.
-JIT_FROM_MODULES = REMOVED_FROM_MODULES
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
@@ -83,6 +81,14 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     )
 
 
+def _imports_from_mindspore(stmt: ast.AST, name: str) -> bool:
+    """Whether the statement is ``from mindspore[.common[.api]] import <name>`` (absolute)."""
+    return (
+        isinstance(stmt, ast.ImportFrom) and stmt.level == 0
+        and stmt.module in REMOVED_FROM_MODULES and any(alias.name == name for alias in stmt.names)
+    )
+
+
 class JitApi(Family):
     name = "jit-api"
 
@@ -92,7 +98,7 @@ class JitApi(Family):
             return  # no mention, no use: spare the walk of the whole module
         fallbacks = self._version_fallbacks(module)
         for node in module.nodes(module.tree):
-            if isinstance(node, ast.ImportFrom) and self._imports_ms_function(node):
+            if _imports_from_mindspore(node, REMOVED_FUNCTION_NAME):
                 if id(node) in fallbacks:
                     continue
                 ctx.report("removed-ms-function", node, f"from {node.module} import ms_function",
@@ -128,23 +134,11 @@ class JitApi(Family):
     @staticmethod
     def _imports_jit(body: list[ast.stmt]) -> bool:
         """Whether the statements themselves import jit from MindSpore."""
-        return any(
-            isinstance(stmt, ast.ImportFrom) and stmt.level == 0
-            and stmt.module in JIT_FROM_MODULES and any(a.name == "jit" for a in stmt.names)
-            for stmt in body
-        )
-
-    def _ms_function_imports(self, body: list[ast.stmt]) -> set[int]:
-        return {
-            id(stmt) for stmt in body
-            if isinstance(stmt, ast.ImportFrom) and self._imports_ms_function(stmt)
-        }
+        return any(_imports_from_mindspore(stmt, "jit") for stmt in body)
 
     @staticmethod
-    def _imports_ms_function(node: ast.ImportFrom) -> bool:
-        return node.level == 0 and node.module in REMOVED_FROM_MODULES and any(
-            alias.name == REMOVED_FUNCTION_NAME for alias in node.names
-        )
+    def _ms_function_imports(body: list[ast.stmt]) -> set[int]:
+        return {id(stmt) for stmt in body if _imports_from_mindspore(stmt, REMOVED_FUNCTION_NAME)}
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if forbidden := self._forbidden_name(node, ctx):

@@ -81,15 +81,11 @@ class Names(Family):
     name = "names"
 
     def __init__(self) -> None:
-        # Keyed by id(); the object is kept beside the answer so that a reused id never matches.
-        self._module_names: dict[int, tuple[ModuleInfo, frozenset[str] | None]] = {}
-        self._function_names: dict[int, tuple[ast.AST, frozenset[str]]] = {}
         # Answers that read other files: kept through the scope model's memo, which replays
         # their reads for the result cache whenever they are reused.
         self._class_attrs: dict[object, tuple[frozenset[str] | None, frozenset]] = {}
         self._project_text: dict[Path, ProjectText] = {}
         self._texts_for_roots: dict[tuple[Path, ...], list[ProjectText]] = {}
-        self._definitions: dict[int, tuple[ast.AST, frozenset[str]]] = {}
         self._own_attrs: dict[ClassInfo, tuple[set[str] | None, frozenset]] = {}
         self._subclass_attrs: dict[ClassInfo, tuple[frozenset[str] | None, frozenset]] = {}
 
@@ -120,33 +116,17 @@ class Names(Family):
     def module_names(self, module: ModuleInfo) -> frozenset[str] | None:
         """Names bound at module level (anywhere outside function and class bodies, and by
         `global` in functions); None when the module makes names a walk cannot see."""
-        cached = self._module_names.get(id(module))
-        if cached is not None and cached[0] is module:
-            return cached[1]
-        text = module.source.text or ""
-        names: frozenset[str] | None
-        if any(trick in text for trick in NAME_TRICKS) or (
-            _STAR_IMPORT.search(text) and has_star_import(module.tree)
-        ):
-            names = None
-        else:
-            names = frozenset(scope_bindings(module.tree, "global" in text))
-        self._module_names[id(module)] = (module, names)
-        return names
+        # Reads the module's text too, not only the tree: both belong to the module's source,
+        # which never changes for a ModuleInfo (a new buffer makes a new ModuleInfo).
+        return module.derived("names.module", module.tree, lambda tree: _module_names(module, tree))
 
     def function_names(self, ctx: FunctionContext) -> frozenset[str]:
         """Names bound in the compiled function (nested functions, lambdas and comprehensions
         included: flow-insensitive, never too few) and in the functions enclosing it."""
-        node = ctx.function.node
-        cached = self._function_names.get(id(node))
-        if cached is not None and cached[0] is node:
-            return cached[1]
-        names = set(all_bindings(node))
-        for enclosing in enclosing_functions(ctx.module, node):
-            names.update(all_bindings(enclosing))
-        found = frozenset(names)
-        self._function_names[id(node)] = (node, found)
-        return found
+        module = ctx.module
+        return module.derived(
+            "names.function", ctx.function.node, lambda node: _function_names(module, node)
+        )
 
     # ----- attributes never set ----------------------------------------------------------
 
@@ -279,22 +259,7 @@ class Names(Family):
     def definition_names(self, ctx: FunctionContext) -> frozenset[str]:
         """Names the function binds only by def, class or import: functions and modules, which
         the value model counts as unknown (so variable) but which never hold a tensor."""
-        node = ctx.function.node
-        cached = self._definitions.get(id(node))
-        if cached is not None and cached[0] is node:
-            return cached[1]
-        defined: set[str] = set()
-        other: set[str] = set()
-        for inner in ast.walk(node):
-            if inner is node:
-                continue
-            if isinstance(inner, DEFINITIONS):
-                defined.update(_stored_names(inner))
-            elif isinstance(inner, (ast.Name, ast.arguments, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-                other.update(_stored_names(inner))
-        found = frozenset(defined - other)
-        self._definitions[id(node)] = (node, found)
-        return found
+        return ctx.module.derived("names.definitions", ctx.function.node, _definition_names)
 
     # ----- shared: code the compiler may never see ---------------------------------------
 
@@ -364,6 +329,35 @@ def follows_terminator(statement: ast.stmt, parent: ast.AST) -> bool:
             before = block[: block.index(statement)]
             return any(isinstance(s, TERMINATORS) for s in before)
     return False
+
+
+def _module_names(module: ModuleInfo, tree: ast.Module) -> frozenset[str] | None:
+    text = module.source.text or ""
+    if any(trick in text for trick in NAME_TRICKS) or (
+        _STAR_IMPORT.search(text) and has_star_import(tree)
+    ):
+        return None
+    return frozenset(scope_bindings(tree, "global" in text))
+
+
+def _function_names(module: ModuleInfo, node: ast.AST) -> frozenset[str]:
+    names = set(all_bindings(node))
+    for enclosing in enclosing_functions(module, node):
+        names.update(all_bindings(enclosing))
+    return frozenset(names)
+
+
+def _definition_names(node: ast.AST) -> frozenset[str]:
+    defined: set[str] = set()
+    other: set[str] = set()
+    for inner in ast.walk(node):
+        if inner is node:
+            continue
+        if isinstance(inner, DEFINITIONS):
+            defined.update(_stored_names(inner))
+        elif isinstance(inner, (ast.Name, ast.arguments, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            other.update(_stored_names(inner))
+    return frozenset(defined - other)
 
 
 def has_star_import(tree: ast.Module) -> bool:
