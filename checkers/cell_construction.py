@@ -13,7 +13,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.project import ClassInfo, ModuleInfo
-from msgraphlint.scope import ScopeModel
+from msgraphlint.reach import ReachModel
 
 PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
 CELL_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
@@ -52,7 +52,7 @@ WEIGHTED_LAYERS = frozenset(
 )
 
 
-class CellConstruction(Family):
+class CellConstructionFamily(Family):
     name = "cell-construction"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
@@ -111,13 +111,13 @@ def is_primitive(qualified: str) -> bool:
     )
 
 
-def has_weights(qualified: str, near: ModuleInfo, model: ScopeModel) -> bool:
+def has_weights(qualified: str, near: ModuleInfo, model: ReachModel) -> bool:
     """A MindSpore layer with Parameters, or a project Cell that creates Parameters or such
     layers (itself, in a project base, or through project Cells it creates)."""
     return _has_weights(qualified, near, model, seen=set())
 
 
-def _has_weights(qualified: str, near: ModuleInfo, model: ScopeModel, seen: set[int]) -> bool:
+def _has_weights(qualified: str, near: ModuleInfo, model: ReachModel, seen: set[int]) -> bool:
     if is_mindspore_cell(qualified):
         return last_name(qualified) in WEIGHTED_LAYERS
     cls = model.resolve_class(qualified, near)
@@ -127,7 +127,7 @@ def _has_weights(qualified: str, near: ModuleInfo, model: ScopeModel, seen: set[
     return any(_creates_weights(klass, model, seen) for klass in model.mro(cls))
 
 
-def _creates_weights(cls: ClassInfo, model: ScopeModel, seen: set[int]) -> bool:
+def _creates_weights(cls: ClassInfo, model: ReachModel, seen: set[int]) -> bool:
     if any(is_mindspore_cell(base) and last_name(base) in WEIGHTED_LAYERS
            for base in cls.base_names):
         return True

@@ -54,7 +54,7 @@ SYNC_FACTORIES = frozenset(
 ADVICE = "do host work in the training loop, a Callback or the mindspore.dataset pipeline"
 
 
-class HostConcurrency(Family):
+class ConcurrencyFamily(Family):
     name = "concurrency"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.project import ClassInfo, ModuleInfo, flatten_targets
-from msgraphlint.scope import CompiledFunction, ScopeModel, Target
+from msgraphlint.reach import CompiledFunction, ReachModel, Target
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
@@ -45,7 +45,7 @@ def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleIn
 
 @lru_cache(maxsize=512)
 def _attribute_assignments(
-    model: ScopeModel, function: CompiledFunction
+    model: ReachModel, function: CompiledFunction
 ) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     compiled = {id(c.node) for c in model.reach(function.target)}
     found: dict[str, list[tuple[ModuleInfo, ast.expr]]] = {}
@@ -58,7 +58,7 @@ def _attribute_assignments(
     return found
 
 
-def resolve_project_class(model: ScopeModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
+def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
     return None if qualified.startswith("builtins.") else model.resolve_class(qualified, near)
 
 
@@ -95,7 +95,7 @@ def held_object_class(ctx: FunctionContext, receiver: ast.expr) -> ClassInfo | N
     return None
 
 
-def is_plain_class(model: ScopeModel, cls: ClassInfo) -> bool:
+def is_plain_class(model: ReachModel, cls: ClassInfo) -> bool:
     """A project class the compiler only knows through the interpreter: no Cell, no @jit_class,
     and only project classes (or object) as bases; library bases (NamedTuple, Exception, Enum)
     have their own rules in the compiler, so they are left alone."""
@@ -119,7 +119,7 @@ def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 # ----- the family ----------------------------------------------------------------------------
 
 
-class CustomTypes(Family):
+class CustomTypesFamily(Family):
     name = "custom-types"
 
     # Box(x): a plain or @jit_class object created from a tensor
@@ -221,7 +221,7 @@ class CustomTypes(Family):
 
 
 @lru_cache(maxsize=512)
-def _graph_assigned_attributes(model: ScopeModel, target: Target) -> frozenset[str]:
+def _graph_assigned_attributes(model: ReachModel, target: Target) -> frozenset[str]:
     return frozenset(
         attr
         for compiled in model.reach(target)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.values import FunctionValues
 
-from .graph_types import NOT_DATA_COMPARISONS
+from .types import NOT_DATA_COMPARISONS
 
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
 # as bound, and nothing inside is checked, so one mistake gives one finding.
@@ -660,7 +660,7 @@ def unique(paths: list) -> list:
     return [p for p in paths if not (id(p[1]) in seen or seen.add(id(p[1])))]
 
 
-class DataFlow(Family):
+class DataFlowFamily(Family):
     name = "data-flow"
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):

@@ -62,7 +62,7 @@ CLOCK_READS = frozenset(
 CLOCK_REPLACEMENT = "time.perf_counter() around the call in the training loop, or TimeMonitor"
 
 
-class FrozenHostValues(Family):
+class FrozenFamily(Family):
     name = "frozen"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:

@@ -19,7 +19,7 @@ TENSOR_REPLACEMENT = "Tensor methods and mindspore.ops (x.item() for a Python sc
 PARAMETER_REPLACEMENT = "the Parameter itself as a tensor, and asnumpy() outside construct"
 
 
-class HostCopies(Family):
+class GradientFamily(Family):
     name = "gradient"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:

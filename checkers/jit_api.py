@@ -14,7 +14,7 @@ import ast
 from msgraphlint.analyze import CellContext, Family, FunctionContext
 from msgraphlint.catalogue import snapshot
 from msgraphlint.project import ClassInfo, ModuleInfo
-from msgraphlint.scope import REMOVED_JIT_DECORATORS
+from msgraphlint.reach import REMOVED_JIT_DECORATORS
 
 from .custom_types import (
     held_call_names,
@@ -31,7 +31,7 @@ IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "B
 REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
 # MindSpore's jit-forbidden registry (mindspore.graph._utils.check_jit_forbidden_api), as data:
-# msgraphlint/rules/jit_forbidden.toml, written from the installed MindSpore by
+# msgraphlint/data/jit_forbidden.toml, written from the installed MindSpore by
 # `python -m msgraphlint.snapshots` (the static path never imports MindSpore).
 _REGISTRY = snapshot("jit_forbidden")
 JIT_FORBIDDEN_MINDSPORE_VERSION = _REGISTRY["mindspore_version"]
@@ -89,7 +89,7 @@ def _imports_from_mindspore(stmt: ast.AST, name: str) -> bool:
     )
 
 
-class JitApi(Family):
+class JitApiFamily(Family):
     name = "jit-api"
 
     # `from mindspore import ms_function`, `@ms.ms_function`: the module no longer imports.

@@ -11,7 +11,7 @@ a compile-time constant compiles.
 
 Builtins the graph does not implement (``type``, ``repr``, ``all``, ...) are evaluated on the host
 at compile time; called on a variable they fail at STRICT and fall back to the interpreter at LAX.
-The graph's own list is read from MindSpore (msgraphlint/rules/graph_builtins.toml); the ones the
+The graph's own list is read from MindSpore (msgraphlint/data/graph_builtins.toml); the ones the
 third-party family already reports (sorted, set, id, ...) are left to it.
 """
 
@@ -25,9 +25,9 @@ from pathlib import Path
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import snapshot
-from msgraphlint.names import canonical
+from msgraphlint.qualnames import canonical
 from msgraphlint.project import ClassInfo, ModuleInfo, walk_python_files
-from msgraphlint.scope import CELL_BASE, first_parameter
+from msgraphlint.reach import CELL_BASE, first_parameter
 from msgraphlint.source import content_digest
 
 from .third_party import NON_GRAPH_BUILTINS
@@ -77,7 +77,7 @@ CLASS_ATTRIBUTE_INSTEAD = "self.%s (class attributes are not names inside method
 IMPORT_INSTEAD = "define or import it at module level"
 
 
-class Names(Family):
+class NamesFamily(Family):
     name = "names"
 
     def __init__(self) -> None:

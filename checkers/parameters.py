@@ -32,7 +32,7 @@ NN_PARAMETER_NAMES = frozenset(
 )
 
 
-class Parameters(Family):
+class ParametersFamily(Family):
     name = "parameters"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:

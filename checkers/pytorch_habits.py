@@ -13,7 +13,7 @@ import ast
 
 from msgraphlint.analyze import CellContext, Family, FunctionContext
 from msgraphlint.project import ClassInfo
-from msgraphlint.scope import CELL_BASE
+from msgraphlint.reach import CELL_BASE
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -27,7 +27,7 @@ DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
 DELETE_THE_CALL = "delete the call (choose the device once with mindspore.set_device)"
 
 
-class PyTorchHabits(Family):
+class PytorchHabitsFamily(Family):
     name = "pytorch-habits"
 
     # ----- tensor methods ------------------------------------------------------------------

@@ -23,7 +23,7 @@ LIST_BUILDERS = frozenset({"builtins.list"})
 NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-class StrictSilent(Family):
+class StrictSilentFamily(Family):
     name = "strict-silent"
 
     # return {"a": x} from construct

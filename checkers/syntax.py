@@ -13,7 +13,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.project import ClassInfo
-from msgraphlint.scope import is_mindspore_cell_name
+from msgraphlint.reach import is_mindspore_cell_name
 
 # The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
 ACCEPTED_STATEMENTS = frozenset(

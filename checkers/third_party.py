@@ -100,7 +100,7 @@ def replacement_for(qualified: str) -> str:
     return DEFAULT_REPLACEMENT
 
 
-class ThirdPartyCalls(Family):
+class ThirdPartyFamily(Family):
     name = "third-party"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:

@@ -31,7 +31,7 @@ from .project import (
     module_name_for,
     walk_python_files,
 )
-from .scope import CompiledFunction, ScopeModel
+from .reach import CompiledFunction, ReachModel
 from .source import SourceFile
 from .suppress import Suppressions
 from .values import FunctionValues
@@ -59,7 +59,7 @@ class CellContext:
     findings: list[Finding]
 
     @property
-    def model(self) -> ScopeModel:
+    def model(self) -> ReachModel:
         return self.engine.model
 
     def qualify(self, node: ast.expr) -> str | None:
@@ -125,7 +125,7 @@ class Engine:
     cache: ResultCache | None = None  # whole-path runs only; editors' buffers are never cached
 
     def __post_init__(self) -> None:
-        self.model = ScopeModel(self.project)
+        self.model = ReachModel(self.project)
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
         self._cell_checks: list[Callable] = []
         self._module_checks: list[Callable] = []

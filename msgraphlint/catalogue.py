@@ -1,6 +1,6 @@
 """The rule catalogue: the one source of truth for every rule.
 
-Entries live in ``rules.toml`` beside this module. Pylint's message table, SARIF rule metadata,
+Entries live in ``rules/<family>.toml`` beside this module. Pylint's message table, SARIF rule metadata,
 ``msgraphlint rules``/``explain`` and the pages under docs/rules/ are all generated from them.
 
 A rule records, for each syntax level, what MindSpore's compiler does with the flagged code (its
@@ -118,19 +118,16 @@ def rules() -> tuple[Rule, ...]:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text("utf-8"))
-            found.extend(  # data files (snapshots) beside the families hold no [rule.*]
-                _rule_from_table(rule_id, dict(table))
-                for rule_id, table in data.get("rule", {}).items()
-            )
+            found.extend(_rule_from_table(rule_id, dict(table)) for rule_id, table in data["rule"].items())
     return tuple(sorted(found, key=lambda r: r.id[1:]))
 
 
 @cache
 def snapshot(name: str) -> dict:
-    """A data table kept beside the rules (``rules/<name>.toml``): what MindSpore's own source
-    says (supported builtins, the jit-forbidden registry, nn.Cell's attributes), read once from an
-    installed MindSpore by ``python -m msgraphlint.snapshots`` so the static path never imports it."""
-    folder = resources.files(__package__).joinpath("rules")
+    """A MindSpore snapshot (``data/<name>.toml``): what MindSpore's own source says (supported
+    builtins, the jit-forbidden registry, nn.Cell's attributes), read once from an installed
+    MindSpore by ``python -m msgraphlint.snapshots`` so the static path never imports it."""
+    folder = resources.files(__package__).joinpath("data")
     return tomllib.loads(folder.joinpath(f"{name}.toml").read_text("utf-8"))
 
 

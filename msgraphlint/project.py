@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
-from .names import ImportTable, resolve_relative
+from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, read_source, split_lines
 
 SKIPPED_DIRS = frozenset(

@@ -1,8 +1,8 @@
-"""Snapshots of what an installed MindSpore says about names, kept as data beside the rules.
+"""Snapshots of what an installed MindSpore says about names, kept as data (``msgraphlint/data/``).
 
 The static path never imports MindSpore (editors, pre-commit, an isolated venv), so the facts the
 `names` and `jit-api` families need are read here, once, from an installed MindSpore and written to
-``msgraphlint/rules/<name>.toml``:
+``msgraphlint/data/<name>.toml``:
 
 - ``graph_builtins``: the builtins the graph compiler implements itself
   (``mindspore.graph._parse.resources.convert_object_map`` and ``convert_class_to_function_map``,
@@ -26,7 +26,7 @@ import inspect
 import sys
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parent / "rules"
+DATA = Path(__file__).resolve().parent / "data"
 NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes")
 # The parser resolves these builtin types itself (RESOLVE_TYPE_TUPLE / RESOLVE_TYPE_LIST).
 PARSER_TYPES = ("list", "tuple")
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     stale = []
     for name in NAMES:
-        path = RULES / f"{name}.toml"
+        path = DATA / f"{name}.toml"
         text = to_toml(name, current(name))
         if options.check:
             if not path.exists() or path.read_text("utf-8") != text:

@@ -21,7 +21,7 @@ from msgraphlint import catalogue  # noqa: E402
 from msgraphlint.catalogue import Level, Verdict  # noqa: E402
 from msgraphlint.confirm.probe import TargetHandle, judge, load_module, make_input  # noqa: E402
 from msgraphlint.project import Project  # noqa: E402
-from msgraphlint.scope import ScopeModel  # noqa: E402
+from msgraphlint.reach import ReachModel  # noqa: E402
 
 from .samples_index import all_samples  # noqa: E402
 
@@ -35,7 +35,7 @@ def sample_targets(path: Path):
     project = Project()
     module_info = project.module(path)
     module = load_module(path)
-    for target in ScopeModel(project).targets(module_info):
+    for target in ReachModel(project).targets(module_info):
         if target.kind == "cell":
             if not target.label.endswith(".construct"):
                 continue  # bprop is exercised through the gradient of construct

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from msgraphlint.analyze import CellContext, Engine
-from msgraphlint.checkers.jit_api import JitApi
+from msgraphlint.checkers.jit_api import JitApiFamily
 
 from .engine_helpers import findings_on_lines
 
@@ -41,7 +41,7 @@ def module_findings(tmp_path, source: str) -> set[tuple[str, str]]:
     engine = Engine()
     module = engine.project.module(tmp_path / "train.py", raw=source.encode())
     found = []
-    JitApi().visit_module(module, CellContext(engine, module, found))
+    JitApiFamily().visit_module(module, CellContext(engine, module, found))
     return {(f.rule.symbol, lines[f.line - 1].strip()) for f in found}
 
 

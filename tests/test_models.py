@@ -18,7 +18,7 @@ from msgraphlint import catalogue
 from msgraphlint.analyze import Engine
 from msgraphlint.catalogue import Level, Verdict
 from msgraphlint.project import Project
-from msgraphlint.scope import ScopeModel
+from msgraphlint.reach import ReachModel
 
 from .samples_index import _EXPECT, SAMPLES
 
@@ -124,7 +124,7 @@ def test_findings_say_how_they_are_reached(file, marker, reached):
 def test_host_code_around_the_models_is_not_compiled():
     """numpy, time.time() and asnumpy() in __init__, train loops and evaluation stay unchecked."""
     project = Project()
-    model = ScopeModel(project)
+    model = ReachModel(project)
     compiled = set()
     for path in MODEL_FILES:
         project.add_project_of(path)
@@ -154,7 +154,7 @@ def test_clean_model_has_no_findings_although_its_helpers_are_compiled():
     assert (run.internal_errors, run.files) == ([], 4)
     assert run.findings == []
     project = Project()
-    model = ScopeModel(project)
+    model = ReachModel(project)
     compiled = set()
     for path in CLEAN.rglob("*.py"):
         project.add_project_of(path)
@@ -183,7 +183,7 @@ def clean_package():
 def clean_targets():
     """(module name, target label, class or function name, fixed level) for clean_model."""
     project = Project()
-    model = ScopeModel(project)
+    model = ReachModel(project)
     found = []
     for path in sorted(CLEAN.glob("*.py")):
         project.add_project_of(path)

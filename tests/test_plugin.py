@@ -16,7 +16,7 @@ from pylint.testutils import CheckerTestCase, MessageTest
 
 from msgraphlint import catalogue
 from msgraphlint.analyze import Engine
-from msgraphlint.checkers.third_party import ThirdPartyCalls
+from msgraphlint.checkers.third_party import ThirdPartyFamily
 from msgraphlint.plugin import make_checker_class
 
 from .samples_index import SAMPLES
@@ -42,7 +42,7 @@ def pylint_json(*args: str, cwd: Path, stdin: str | None = None) -> list[dict]:
 
 
 class TestThirdPartyChecker(CheckerTestCase):
-    CHECKER_CLASS = make_checker_class(ThirdPartyCalls, with_options=True)
+    CHECKER_CLASS = make_checker_class(ThirdPartyFamily, with_options=True)
 
     def test_message_from_the_shared_engine(self, tmp_path):
         path = tmp_path / "unit_bad.py"

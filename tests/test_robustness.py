@@ -1,7 +1,7 @@
 """No crash on code nobody here wrote: the standard library's deliberately broken files (Python 2,
 BOMs, bad encodings, syntax errors) and MindSpore's own installed package. Each bad file is one
 finding for that file; nothing is an internal error. (The model zoos and the whole standard
-library: `python -m msgraphlint.benchmark --robustness`.)"""
+library: `python tools/benchmark.py --robustness`.)"""
 
 from __future__ import annotations
 

@@ -204,7 +204,7 @@ def _kwargs(init: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in init.items())
 
 
-class Runner:
+class TargetRunner:
     """One target in GRAPH_MODE (twice, then its gradient) and in PyNative, compared."""
 
     def __init__(self, ms, probe, module, workdir: Path):
@@ -412,7 +412,7 @@ def run_job(job: dict, conn) -> None:
         }
     )
     conn.send(("imported", loaded))
-    runner = Runner(ms, probe, module, workdir)
+    runner = TargetRunner(ms, probe, module, workdir)
     for target in job["targets"]:
         conn.send(("start", target["index"]))
         try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..catalogue import Level
 from ..findings import Finding
 from ..project import module_name_for, project_root_for
-from ..scope import Target
+from ..reach import Target
 from .settings import DEFAULT_INPUT, ConfirmSettings
 
 
@@ -81,7 +81,7 @@ def config_key(path: Path, name: str, base: Path) -> str:
 
 class Planner:
     def __init__(self, model, settings: ConfirmSettings, level: Level, base: Path):
-        self.model = model  # the engine's ScopeModel, already synced by the static run
+        self.model = model  # the engine's ReachModel, already synced by the static run
         self.settings = settings
         self.level = level
         self.base = base  # the folder [tool.msgraphlint.confirm.targets] keys are relative to

@@ -2,7 +2,7 @@
 
 The only entry point the CLI needs (:func:`confirm_findings`). It plans the targets from the
 engine's scope model, answers what it can from the cache, runs the rest in child processes
-(msgraphlint.confirm.runner) and annotates the findings (msgraphlint.confirm.match). Importing
+(msgraphlint.confirm.pool) and annotates the findings (msgraphlint.confirm.match). Importing
 this module imports neither MindSpore nor user code.
 """
 
@@ -19,7 +19,7 @@ from ..findings import Finding
 from .cache import Cache
 from .match import STATUSES, annotate
 from .plan import ConfirmTarget, Planner, import_spec
-from .runner import INSTALL_HINT, MindSporeMissing, Runner, RunStats
+from .pool import INSTALL_HINT, ChildPool, MindSporeMissing, RunStats
 
 __all__ = ["ConfirmOptions", "ConfirmOutcome", "MindSporeMissing", "INSTALL_HINT",
            "confirm_findings"]
@@ -90,7 +90,7 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
     specs = {path: import_spec(path) for path in {target.path for target in chosen}}
     show = sys.stderr.isatty() if options.progress is None else options.progress
     with _progress(len(chosen), show) as advance:
-        runner = Runner(config.device, options.jobs or default_jobs(), config.confirm.timeout,
+        runner = ChildPool(config.device, options.jobs or default_jobs(), config.confirm.timeout,
                         config.confirm.memory_limit_mb, Cache(options.cache_dir, options.use_cache), advance)
         stats = runner.run(chosen, specs)
     annotated = annotate(findings, planner, config.device)

@@ -309,7 +309,7 @@ def _join(*kinds: str | None) -> str | None:
 # ----- the family ----------------------------------------------------------------------------
 
 
-class GraphTypes(Family):
+class TypesFamily(Family):
     name = "types"
 
     def __init__(self) -> None:

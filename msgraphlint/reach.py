@@ -91,7 +91,7 @@ class CallEdge:
 
 
 @dataclass(eq=False)
-class ScopeModel:
+class ReachModel:
     """Project-wide questions about Cells and reach, each answer cached for the run."""
 
     project: Project

@@ -10,7 +10,7 @@ import pytest
 from msgraphlint.analyze import Engine
 from msgraphlint.catalogue import Level
 from msgraphlint.project import Project
-from msgraphlint.scope import ScopeModel
+from msgraphlint.reach import ReachModel
 
 # A line that the host-call rule flags whenever it is compiled, and only then.
 HOST_CALL = "math.sqrt(x.sum())"
@@ -143,7 +143,7 @@ def test_jit_targets_carry_the_level_mindspore_gives_them(tmp_path):
                 return x
         """})
     project = Project()
-    targets = {t.label: t for t in ScopeModel(project).targets(project.module(tmp_path / "m.py"))}
+    targets = {t.label: t for t in ReachModel(project).targets(project.module(tmp_path / "m.py"))}
     assert targets["loose"].level == Level.LAX
     assert targets["strict"].level == Level.STRICT
     assert targets["split"].bytecode

@@ -1,6 +1,6 @@
 """Speed, as ratios against baselines measured in the same run (never a timed unit test).
 
-    python -m msgraphlint.benchmark [--suite models] [--repeat 3] [--pylint] [--write FILE]
+    python tools/benchmark.py [--suite models] [--repeat 3] [--pylint] [--write FILE]
 
 Suites are real code nobody on this team wrote: the PyPI wheels of MindSpore model zoos, fetched
 with ``pip download --no-deps`` into a cache (never committed). Each figure is the best of
@@ -36,7 +36,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from .project import walk_python_files
+from msgraphlint.project import walk_python_files
 
 SUITES = {
     "models": ("mindcv", "mindocr", "mindyolo", "mindformers"),
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
         return 0 if clean else 1
     root = fetch_suite(args.suite, args.cache)
-    command = "python -m msgraphlint.benchmark " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = "python tools/benchmark.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = report(args.suite, root, measure(root, args.repeat, args.pylint), command.strip())
     print(text)
     if args.write:

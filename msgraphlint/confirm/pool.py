@@ -136,7 +136,7 @@ def _unverified(reason: str, target: ConfirmTarget) -> dict:
     return unverified_result(target.level.value, reason)
 
 
-class Runner:
+class ChildPool:
     def __init__(self, device: str, jobs: int, timeout: float, memory_limit_mb: int,
                  cache: Cache, progress: Callable[[int], None] = lambda n: None):
         self.device = device

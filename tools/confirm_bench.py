@@ -1,6 +1,6 @@
 """Benchmark: what ``--confirm`` costs over a bare MindSpore compile of the same Cells.
 
-    python -m msgraphlint.confirm.bench [PATHS...] [--jobs N] [--level lax|strict|compatible]
+    python tools/confirm_bench.py [PATHS...] [--jobs N] [--level lax|strict|compatible]
 
 Default paths: the bundled samples of a few families. In one run it measures, on the same targets:
 
@@ -25,12 +25,12 @@ import textwrap
 import time
 from pathlib import Path
 
-from ..analyze import Engine
-from ..catalogue import Level
-from ..config import Config
-from ..project import walk_python_files
-from .plan import Planner
-from .run import ConfirmOptions, confirm_findings, default_jobs
+from msgraphlint.analyze import Engine
+from msgraphlint.catalogue import Level
+from msgraphlint.config import Config
+from msgraphlint.project import walk_python_files
+from msgraphlint.confirm.plan import Planner
+from msgraphlint.confirm.run import ConfirmOptions, confirm_findings, default_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PATHS = [ROOT / "samples" / family for family in
@@ -103,7 +103,7 @@ def confirm_once(paths, level, cache: Path, jobs: int, use_cache: bool = True) -
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m msgraphlint.confirm.bench")
+    parser = argparse.ArgumentParser(prog="python tools/confirm_bench.py")
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--level", default="lax", choices=[level.value for level in Level])
