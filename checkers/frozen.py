@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.catalogue import rule
 
 RANDOM_MODULES = ("numpy.random.", "random.")
 # These set or read the generator's state instead of drawing: nothing is frozen.
@@ -23,33 +24,6 @@ NOT_DRAWS = frozenset(
 SEEDABLE_GENERATORS = frozenset(
     {"numpy.random.default_rng", "numpy.random.RandomState", "random.Random"}
 )
-DEFAULT_RANDOM_REPLACEMENT = "ops.rand, ops.randn, ops.randint or ops.uniform"
-RANDOM_REPLACEMENTS = {
-    "numpy.random.rand": "ops.rand",
-    "numpy.random.random": "ops.rand",
-    "numpy.random.random_sample": "ops.rand",
-    "numpy.random.uniform": "ops.uniform or ops.rand",
-    "numpy.random.randn": "ops.randn",
-    "numpy.random.standard_normal": "ops.randn",
-    "numpy.random.normal": "ops.normal or ops.randn",
-    "numpy.random.randint": "ops.randint",
-    "numpy.random.binomial": "ops.bernoulli (or nn.Dropout for dropout masks)",
-    "numpy.random.permutation": "ops.shuffle(ops.arange(n))",
-    "numpy.random.shuffle": "ops.shuffle",
-    "numpy.random.choice": "ops.multinomial or ops.randint",
-    "numpy.random.gamma": "ops.gamma",
-    "numpy.random.poisson": "ops.poisson",
-    "numpy.random.laplace": "ops.laplace",
-    "random.random": "ops.rand",
-    "random.uniform": "ops.uniform or ops.rand",
-    "random.randint": "ops.randint",
-    "random.randrange": "ops.randint",
-    "random.gauss": "ops.randn",
-    "random.normalvariate": "ops.randn",
-    "random.shuffle": "ops.shuffle",
-    "random.sample": "ops.shuffle",
-    "random.choice": "ops.randint (as an index)",
-}
 CLOCK_READS = frozenset(
     {
         "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
@@ -76,8 +50,8 @@ class FrozenFamily(Family):
             return
         spelled = ast.unparse(node.func)
         if is_random_draw(qualified, node):
-            replacement = RANDOM_REPLACEMENTS.get(qualified, DEFAULT_RANDOM_REPLACEMENT)
-            ctx.report("random-frozen", node, spelled, replacement)
+            found = rule("random-frozen")
+            ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))
         elif qualified in CLOCK_READS:
             ctx.report("clock-frozen", node, spelled, CLOCK_REPLACEMENT)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.catalogue import rule
 
 HOST_LIBRARIES = frozenset(
     {
@@ -44,62 +45,6 @@ NUMPY_SCALAR_TYPES = frozenset(
         "float16", "float32", "float64", "dtype", "finfo", "iinfo",
     }
 )
-DEFAULT_REPLACEMENT = "the mindspore.ops operator of the same name"
-REPLACEMENTS = {
-    "numpy.where": "ops.where (the one-argument form: ops.nonzero)",
-    "numpy.concatenate": "ops.cat",
-    "numpy.stack": "ops.stack",
-    "numpy.clip": "ops.clamp",
-    "numpy.max": "ops.amax",
-    "numpy.amax": "ops.amax",
-    "numpy.min": "ops.amin",
-    "numpy.amin": "ops.amin",
-    "numpy.maximum": "ops.maximum",
-    "numpy.minimum": "ops.minimum",
-    "numpy.sum": "x.sum() or ops.sum",
-    "numpy.mean": "x.mean() or ops.mean",
-    "numpy.prod": "ops.prod",
-    "numpy.std": "ops.std",
-    "numpy.var": "ops.var",
-    "numpy.any": "ops.any",
-    "numpy.all": "ops.all",
-    "numpy.dot": "ops.matmul",
-    "numpy.matmul": "ops.matmul",
-    "numpy.transpose": "ops.transpose",
-    "numpy.reshape": "ops.reshape",
-    "numpy.argmax": "ops.argmax",
-    "numpy.zeros_like": "ops.zeros_like",
-    "numpy.ones_like": "ops.ones_like",
-    "numpy.exp": "ops.exp",
-    "numpy.log": "ops.log",
-    "numpy.sqrt": "ops.sqrt",
-    "numpy.abs": "ops.abs",
-    "numpy.tanh": "ops.tanh",
-    "numpy.square": "ops.square",
-    "numpy.linalg.norm": "ops.norm",
-    "scipy.special.expit": "ops.sigmoid",
-    "scipy.special.softmax": "ops.softmax",
-    "scipy.special.logsumexp": "ops.logsumexp",
-    "scipy.special.erf": "ops.erf",
-    "math.sqrt": "ops.sqrt",
-    "math.exp": "ops.exp",
-    "math.log": "ops.log",
-    "math.floor": "ops.floor",
-    "math.ceil": "ops.ceil",
-    "builtins.sorted": "ops.sort",
-    "builtins.set": "ops.unique",
-    "builtins.reversed": "ops.flip (or x[::-1])",
-}
-
-
-def replacement_for(qualified: str) -> str:
-    if qualified in REPLACEMENTS:
-        return REPLACEMENTS[qualified]
-    if qualified.startswith("scipy.linalg."):
-        return "mindspore.scipy.linalg." + qualified.rsplit(".", 1)[-1]
-    return DEFAULT_REPLACEMENT
-
-
 class ThirdPartyFamily(Family):
     name = "third-party"
 
@@ -121,6 +66,8 @@ class ThirdPartyFamily(Family):
         if qualified.startswith("numpy.") and qualified.count(".") == 1 and (
             qualified.rsplit(".", 1)[-1] in NUMPY_REDUCTIONS
         ):
-            ctx.report("numpy-reduction-on-tensor", node, spelled, replacement_for(qualified))
+            found = rule("numpy-reduction-on-tensor")
+            ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))
             return
-        ctx.report("host-call-on-tensor", node, spelled, replacement_for(qualified))
+        found = rule("host-call-on-tensor")
+        ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))

@@ -456,12 +456,7 @@ class TypesFamily(Family):
             return
         spelled = ast.unparse(value)
         wrapped = spelled if isinstance(value, SIMPLE_EXPRESSIONS) else f"({spelled})"
-        finding = ctx.engine.make_finding(
-            ctx.module, "tensor-as-bool", value,
-            (spelled, how, f"{wrapped}.any(), {wrapped}.all() or ops.where"), ctx.function,
-        )
-        # The shape is not known statically: advice until --confirm compiles it with real inputs.
-        ctx.findings.append(replace(finding, advice_only=True))
+        ctx.report("tensor-as-bool", value, spelled, how, f"{wrapped}.any(), {wrapped}.all() or ops.where")
 
     # ----- functions returned to Python ------------------------------------------------------
 

@@ -304,7 +304,7 @@ class Engine:
             if lines and end_offset is not None
             else column
         )
-        message = rule.message % args if args else rule.message
+        message = rule.template % args if args else rule.template
         target = compiled.target if compiled else None
         reached = compiled.reached_from if compiled else None
         if reached:
@@ -331,7 +331,7 @@ class Engine:
         return Finding(
             path=source.path,
             rule_id=rule.id,
-            message=rule.message % (problem.detail,),
+            message=rule.template % (problem.detail,),
             line=problem.line,
             column=problem.column + 1,
             end_line=problem.line,

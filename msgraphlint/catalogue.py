@@ -4,9 +4,10 @@ Entries live in ``rules/<family>.toml`` beside this module. Pylint's message tab
 ``msgraphlint rules``/``explain`` and the pages under docs/rules/ are all generated from them.
 
 A rule records, for each syntax level, what MindSpore's compiler does with the flagged code (its
-*verdict*). The severity a user sees is derived from the verdict at the level in force, so the
-catalogue states facts about the compiler and the reporting policy lives in one place
-(:func:`severity_for`).
+*verdict*). The catalogue is the only home of these per-level facts: the severity a user sees is
+derived from the verdict at the level in force (:meth:`Rule.severity`), and the consequence a
+message states ("rejected at STRICT and COMPATIBLE, at LAX ...") is written from the verdicts by
+:func:`consequence`. Message templates themselves name no level.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class Rule:
     symbol: str
     family: str
     title: str
-    message: str  # %-style template; Finding.args fill it
+    message: str  # %-style template; Finding.args fill it; {consequence} marks where the verdicts go
     verdicts: dict[Level, Verdict]
     compiler: dict[Level, str]  # what the compiler was seen to do, per level
     rationale: str
@@ -73,12 +74,43 @@ class Rule:
     seen_with: str
     device_verdicts: dict[str, dict[Level, Verdict]] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
+    # What the code does where the verdict is MISBEHAVES, and (optional) where it is ACCEPTED while
+    # another level rejects it: clauses that :func:`consequence` puts after "at LAX".
+    misbehaves: str = ""
+    accepted: str = ""
+    # A cap on the severity reported before --confirm, when the static analysis cannot know what
+    # the verdict needs (tensor-as-bool: whether the tensor holds one element), and why.
+    static_severity: "Severity | None" = None
+    static_severity_why: str = ""
+    replacements: str = ""  # the name of a table in data/replacements.toml
 
     def verdict(self, level: Level, device: str = "CPU") -> Verdict:
         return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])
 
-    def severity(self, level: Level, device: str = "CPU") -> Severity:
+    def compiler_severity(self, level: Level, device: str = "CPU") -> Severity:
+        """What the compiler's verdict alone makes it."""
         return SEVERITY_OF_VERDICT[self.verdict(level, device)]
+
+    def severity(self, level: Level, device: str = "CPU") -> Severity:
+        """The severity reported: the compiler's, capped by the static severity."""
+        severity = self.compiler_severity(level, device)
+        cap = self.static_severity
+        return cap if cap is not None and cap.rank < severity.rank else severity
+
+    @property
+    def template(self) -> str:
+        """The %-style message template with the consequence written in."""
+        return self.message.replace("{consequence}", consequence(self))
+
+    def replacement_for(self, qualified: str) -> str:
+        """The MindSpore spelling for a host call this rule flags (data/replacements.toml)."""
+        table = replacement_table(self.replacements)
+        if qualified in table["names"]:
+            return table["names"][qualified]
+        for prefix, to in table.get("prefixes", {}).items():
+            if qualified.startswith(prefix):
+                return to + qualified[len(prefix) :]
+        return table["default"]
 
     @property
     def help_uri(self) -> str:
@@ -100,14 +132,53 @@ def _rule_from_table(rule_id: str, table: dict) -> Rule:
     }
     compiler = _parse_level_map(table.pop("compiler"), str)
     tags = tuple(table.pop("tags", ()))
+    cap = table.pop("static_severity", None)
     return Rule(
         id=rule_id,
         verdicts=verdicts,
         device_verdicts=device_verdicts,
         compiler=compiler,
         tags=tags,
+        static_severity=Severity(cap) if cap else None,
         **table,
     )
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def consequence(rule: Rule) -> str:
+    """What the compiler does with the flagged code, level by level, from the verdicts alone:
+    ``rejected at STRICT and COMPATIBLE, at LAX it runs in the interpreter and ...``.
+
+    Written for every level (not just the configured one) so that a finding's text does not
+    depend on the run's settings; a device whose verdicts differ is named.
+    """
+    groups: dict[Verdict, list[Level]] = {}
+    for level in Level:
+        groups.setdefault(rule.verdicts[level], []).append(level)
+    every = len(groups) == 1
+    parts = []
+    for verdict, levels in groups.items():
+        where = "every level" if every else _joined([level.name for level in levels])
+        if verdict is Verdict.REJECTED:
+            parts.append(f"rejected at {where}")
+        else:
+            what = rule.misbehaves if verdict is Verdict.MISBEHAVES else rule.accepted or "it compiles"
+            parts.append(f"at {where}{',' * every} {what}")
+    text = ", ".join(parts)
+    others = [device for device in DEVICES if device not in rule.device_verdicts]
+    if rule.device_verdicts and others:
+        text += f" on {_joined(others)}"
+    return text
+
+
+@cache
+def replacement_table(name: str) -> dict:
+    """One table of data/replacements.toml: ``names`` (qualified host name -> MindSpore spelling),
+    optional ``prefixes`` (a module prefix -> the MindSpore module that mirrors it), ``default``."""
+    return _data("replacements")[name]
 
 
 @cache
@@ -122,13 +193,17 @@ def rules() -> tuple[Rule, ...]:
     return tuple(sorted(found, key=lambda r: r.id[1:]))
 
 
+def _data(name: str) -> dict:
+    folder = resources.files(__package__).joinpath("data")
+    return tomllib.loads(folder.joinpath(f"{name}.toml").read_text("utf-8"))
+
+
 @cache
 def snapshot(name: str) -> dict:
     """A MindSpore snapshot (``data/<name>.toml``): what MindSpore's own source says (supported
     builtins, the jit-forbidden registry, nn.Cell's attributes), read once from an installed
     MindSpore by ``python -m msgraphlint.snapshots`` so the static path never imports it."""
-    folder = resources.files(__package__).joinpath("data")
-    return tomllib.loads(folder.joinpath(f"{name}.toml").read_text("utf-8"))
+    return _data(name)
 
 
 @cache

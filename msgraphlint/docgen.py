@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .catalogue import SEVERITY_OF_VERDICT, DEVICES, Level, Rule, rules
+from .catalogue import DEVICES, Level, Rule, replacement_table, rules
 
 VERDICT_WORDS = {
     "rejected": "fails to compile",
@@ -26,7 +26,7 @@ def verdict_table(rule: Rule) -> str:
     rows = ["| level | what MindSpore does | severity |", "| --- | --- | --- |"]
     for level in Level:
         verdict = rule.verdict(level)
-        severity = SEVERITY_OF_VERDICT[verdict].value
+        severity = rule.compiler_severity(level).value
         rows.append(f"| {level.name} | {rule.compiler[level]} | {severity} ({verdict.value}) |")
     for device in DEVICES:
         if device in rule.device_verdicts:
@@ -35,7 +35,21 @@ def verdict_table(rule: Rule) -> str:
                 for level, verdict in rule.device_verdicts[device].items()
             )
             rows.append(f"| on {device} | {changed} | |")
+    if rule.static_severity is not None:
+        rows += ["", f"Reported as {rule.static_severity.value} at every level before `--confirm`:"
+                 f" {rule.static_severity_why}."]
     return "\n".join(rows)
+
+
+def replacements_section(rule: Rule) -> list[str]:
+    """The table of MindSpore spellings the message picks from (data/replacements.toml)."""
+    table = replacement_table(rule.replacements)
+    rows = ["", "The message names the replacement for the call it found:", "",
+            "| call | use instead |", "| --- | --- |"]
+    rows += [f"| `{name}` | {to} |" for name, to in table["names"].items()]
+    rows += [f"| `{prefix}*` | `{to}*` |" for prefix, to in table.get("prefixes", {}).items()]
+    rows.append(f"| anything else | {table['default']} |")
+    return rows
 
 
 def rule_page(rule: Rule) -> str:
@@ -67,6 +81,8 @@ def rule_page(rule: Rule) -> str:
     ]
     if rule.use_instead:
         parts += ["", f"MindSpore API: `{rule.use_instead}`"]
+    if rule.replacements:
+        parts += replacements_section(rule)
     parts += [
         "",
         "## Suppressing it",
@@ -86,13 +102,15 @@ def index_page() -> str:
         "",
         "Generated from the catalogue (`msgraphlint/rules/*.toml`) by `python -m msgraphlint.docgen`.",
         "Severity columns: e = error (rejected), w = warning (compiles but misbehaves),"
-        " a = advice, on CPU.",
+        " a = advice, on CPU; a* = advice before `--confirm` where the static analysis cannot"
+        " know what the verdict depends on (the rule's page says why).",
         "",
         "| id | symbol | family | STRICT | COMPATIBLE | LAX | what it finds |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for rule in rules():
-        cells = [SEVERITY_OF_VERDICT[rule.verdict(level)].value[0] for level in Level]
+        cells = [rule.severity(level).value[0] + "*" * (rule.severity(level) != rule.compiler_severity(level))
+                 for level in Level]
         lines.append(
             f"| {rule.id} | [{rule.symbol}]({rule.symbol}.md) | {rule.family} | "
             + " | ".join(cells)

@@ -92,7 +92,7 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
         msgs = {
             # LINE scope: positions come from the engine's own (stdlib ast) tree, not astroid nodes.
             rule.id: (
-                rule.message + "%s",
+                rule.template + "%s",
                 rule.symbol,
                 f"{rule.title}. {rule.rationale.strip()}",
                 {"scope": WarningScope.LINE},

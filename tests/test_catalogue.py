@@ -65,3 +65,84 @@ def test_docs_pages_are_current():
     assert sorted(on_disk) == sorted(pages), "run: python -m msgraphlint.docgen docs/rules"
     stale = [name for name, text in pages.items() if on_disk[name] != text]
     assert stale == [], "run: python -m msgraphlint.docgen docs/rules"
+
+
+# Level facts live in the verdicts; a template that names a level would say it a second time.
+LEVEL_WORDS = re.compile(r"\b(STRICT|COMPATIBLE|LAX|every level|any level|all levels|syntax level)\b",
+                         re.IGNORECASE)
+# Rules about reading the file or importing it, and the compiler's own errors, have no levels
+# to speak of: the file never reaches the graph compiler.
+NO_CONSEQUENCE = {r.symbol for r in RULES if r.evidence == "import" or r.family == "compiler"}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.symbol)
+def test_message_templates_name_no_level_and_state_the_consequence(rule):
+    assert not LEVEL_WORDS.search(rule.message), rule.message
+    verdicts = set(rule.verdicts.values())
+    if rule.symbol in NO_CONSEQUENCE or verdicts == {catalogue.Verdict.ACCEPTED}:
+        assert "{consequence}" not in rule.message
+    else:
+        assert rule.message.count("{consequence}") == 1
+    # The clauses exist exactly where the consequence uses them.
+    assert bool(rule.misbehaves) == (catalogue.Verdict.MISBEHAVES in verdicts)
+    if rule.accepted:
+        assert verdicts > {catalogue.Verdict.ACCEPTED}
+
+
+def test_consequence_follows_the_verdicts():
+    host = catalogue.rule("host-call-on-tensor")
+    assert catalogue.consequence(host) == (
+        "rejected at STRICT and COMPATIBLE, at LAX it runs in the interpreter and the gradient"
+        " through it is lost"
+    )
+    assert catalogue.consequence(catalogue.rule("detach-call")) == "rejected at every level"
+    assert catalogue.consequence(catalogue.rule("random-frozen")).startswith("at every level, ")
+    # A device whose verdicts differ is named by the devices the text holds for.
+    assert catalogue.consequence(catalogue.rule("inplace-random-init")).endswith("on CPU and GPU")
+    assert "{consequence}" not in host.template and "rejected at STRICT" in host.template
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.symbol)
+def test_every_front_end_states_what_the_catalogue_says(rule):
+    """pylint's message table, SARIF's rule metadata and `msgraphlint rules` all derive from the
+    rule: the same template and the same severity at each level."""
+    from msgraphlint.config import Config
+    from msgraphlint.plugin import make_checker_class
+    from msgraphlint.report import RunResult
+    from msgraphlint.report.sarif import SARIF_LEVEL, rule_descriptor
+
+    family = next((f for f in FAMILIES if f.name == rule.family), None)
+    if family is not None:
+        checker = make_checker_class(family, with_options=False)
+        assert checker.msgs[rule.id][0] == rule.template + "%s"
+    for level in Level:
+        result = RunResult([], Config(level=level), 0)
+        descriptor = rule_descriptor(rule, result)
+        assert descriptor.default_configuration.level == SARIF_LEVEL[rule.severity(level)]
+        assert rule.severity(level).rank <= rule.compiler_severity(level).rank
+        if rule.static_severity is None:
+            assert rule.severity(level) == SEVERITY_OF_VERDICT[rule.verdict(level)]
+
+
+def test_the_rules_command_shows_the_catalogues_severities():
+    import json
+
+    from typer.testing import CliRunner
+
+    from msgraphlint.cli import app
+
+    for level in Level:
+        shown = json.loads(
+            CliRunner().invoke(app, ["rules", "--format", "json", "--syntax-level", level.value]).output
+        )
+        assert {r["id"]: r["severity"] for r in shown} == {
+            r.id: r.severity(level).value for r in RULES
+        }
+
+
+def test_replacement_tables_are_data():
+    host = catalogue.rule("host-call-on-tensor")
+    assert host.replacement_for("numpy.where").startswith("ops.where")
+    assert host.replacement_for("scipy.linalg.inv") == "mindspore.scipy.linalg.inv"
+    assert host.replacement_for("numpy.unheard_of") == catalogue.replacement_table("host")["default"]
+    assert catalogue.rule("random-frozen").replacement_for("random.random") == "ops.rand"
