@@ -14,6 +14,38 @@ _exit_status = 0
 # their own.
 os.environ["MSGRAPHLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="msgraphlint-test-cache-")
 
+# tests/test_expected_output.py: rewrite tests/expected/ instead of comparing (docs/testing.md).
+UPDATE_EXPECTED = "update_expected"
+_CHANGED_EXPECTED = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-expected",
+        action="store_true",
+        dest=UPDATE_EXPECTED,
+        help="rewrite tests/expected/ (the samples' expected output) from the current output",
+    )
+
+
+def changed_expected_files(config) -> list[tuple[str, str]]:
+    """(what was done, path) for every expected-output file --update-expected changed."""
+    return config.stash.setdefault(_CHANGED_EXPECTED, [])
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not config.getoption(UPDATE_EXPECTED):
+        return
+    changed = changed_expected_files(config)
+    terminalreporter.section("--update-expected")
+    for action, path in changed:
+        terminalreporter.write_line(f"{action} {path}")
+    if changed:
+        terminalreporter.write_line(f"{len(changed)} expected-output file(s) changed; review"
+                                    " them with git diff and commit them")
+    else:
+        terminalreporter.write_line("every expected-output file that ran was up to date")
+
 
 def pytest_sessionfinish(session, exitstatus):
     global _exit_status
