@@ -6,8 +6,6 @@ a Cell attribute that is not a Parameter assigned in construct, are all rejected
 through the interpreter (JIT Fallback) at LAX, where tensor values read back lose their gradient.
 A @jit_class instance created from a tensor is rejected at every level.
 
-The helpers at the top (what ``self.<attr>`` holds, judged from the class's own assignments) are
-shared with the parameters and jit-api families.
 """
 
 from __future__ import annotations
@@ -16,14 +14,20 @@ import ast
 from functools import lru_cache
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.project import ClassInfo, ModuleInfo, flatten_targets
-from msgraphlint.reach import CompiledFunction, ReachModel, Target
+from msgraphlint.attributes import (
+    attribute_assignments,
+    held_object_class,
+    is_plain_class,
+    mutates_self,
+    resolve_project_class,
+)
+from msgraphlint.project import ModuleInfo, flatten_targets
+from msgraphlint.reach import ReachModel, Target
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
 JIT_CLASS_INSTEAD = "a method of an instance built from constants"
 STATE_INSTEAD = "a local variable, or a Parameter updated with ops.assign"
-PLAIN_BASES = frozenset({"builtins.object"})
 # Values that are certainly not a Parameter when stored in an attribute in __init__.
 NON_PARAMETER_CALLS = frozenset(
     {
@@ -32,88 +36,6 @@ NON_PARAMETER_CALLS = frozenset(
     }
 )
 NON_PARAMETER_CALL_PREFIXES = ("numpy.", "mindspore.ops.", "mindspore.numpy.")
-
-
-# ----- what self.<attr> holds (shared with parameters.py and jit_api.py) -------------------
-
-
-def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
-    """``self.<attr> = value`` outside the target's compiled code (``__init__`` and other host-side
-    methods of the classes ``self`` has here), by attribute."""
-    return _attribute_assignments(ctx.model, ctx.function)
-
-
-@lru_cache(maxsize=512)
-def _attribute_assignments(
-    model: ReachModel, function: CompiledFunction
-) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
-    compiled = {id(c.node) for c in model.reach(function.target)}
-    found: dict[str, list[tuple[ModuleInfo, ast.expr]]] = {}
-    for cls in model.self_classes(function):
-        for name, method in cls.methods.items():
-            if id(method) in compiled:
-                continue
-            for attr, value in cls.method_self_assignments[name]:
-                found.setdefault(attr, []).append((cls.module, value))
-    return found
-
-
-def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
-    return None if qualified.startswith("builtins.") else model.resolve_class(qualified, near)
-
-
-def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
-    """Qualified names of what ``self.<attr>`` is built from outside compiled code.
-
-    None stands for a value that is not a call (unknown)."""
-    values = attribute_assignments(ctx).get(attr, [])
-    return {
-        module.imports.qualify(value.func) if isinstance(value, ast.Call) else None
-        for module, value in values
-    }
-
-
-def held_class(ctx: FunctionContext, attr: str) -> ClassInfo | None:
-    """The one project class every assignment of ``self.<attr>`` instantiates, if there is one."""
-    values = attribute_assignments(ctx).get(attr, [])
-    classes = set()
-    for module, value in values:
-        if not isinstance(value, ast.Call):
-            return None
-        qualified = module.imports.qualify(value.func)
-        found = resolve_project_class(ctx.model, qualified, module) if qualified else None
-        if found is None:
-            return None
-        classes.add(found)
-    return classes.pop() if len(classes) == 1 else None
-
-
-def held_object_class(ctx: FunctionContext, receiver: ast.expr) -> ClassInfo | None:
-    """The project class of ``self.<attr>`` when ``receiver`` is such an attribute."""
-    if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
-        return held_class(ctx, receiver.attr)
-    return None
-
-
-def is_plain_class(model: ReachModel, cls: ClassInfo) -> bool:
-    """A project class the compiler only knows through the interpreter: no Cell, no @jit_class,
-    and only project classes (or object) as bases; library bases (NamedTuple, Exception, Enum)
-    have their own rules in the compiler, so they are left alone."""
-    if model.is_cell(cls) or any(model.is_jit_class(c) for c in model.mro(cls)):
-        return False
-    return all(
-        name in PLAIN_BASES or model.resolve_class(name, c.module) is not None
-        for c in model.mro(cls)
-        for name in c.base_names
-    )
-
-
-def mutates_self(cls: ClassInfo, method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return bool(cls.method_self_assignments.get(method.name))
-
-
-def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
 
 
 # ----- the family ----------------------------------------------------------------------------

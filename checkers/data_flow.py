@@ -20,9 +20,7 @@ import ast
 from dataclasses import dataclass, field
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.values import FunctionValues
-
-from .types import NOT_DATA_COMPARISONS
+from msgraphlint.values import NOT_DATA_COMPARISONS, FunctionValues
 
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
 # as bound, and nothing inside is checked, so one mistake gives one finding.

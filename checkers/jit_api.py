@@ -12,16 +12,10 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import CellContext, Family, FunctionContext
+from msgraphlint.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
 from msgraphlint.catalogue import snapshot
 from msgraphlint.project import ClassInfo, ModuleInfo
 from msgraphlint.reach import REMOVED_JIT_DECORATORS
-
-from .custom_types import (
-    held_call_names,
-    held_class,
-    is_classmethod,
-    resolve_project_class,
-)
 
 MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"

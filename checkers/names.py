@@ -20,17 +20,13 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import snapshot
 from msgraphlint.qualnames import canonical
-from msgraphlint.project import ClassInfo, ModuleInfo, walk_python_files
+from msgraphlint.project import ClassInfo, ModuleInfo
 from msgraphlint.reach import CELL_BASE, first_parameter
-from msgraphlint.source import content_digest
-
-from .third_party import NON_GRAPH_BUILTINS
+from msgraphlint.values import NON_GRAPH_BUILTINS
 
 # ----- data --------------------------------------------------------------------------------
 
@@ -63,7 +59,6 @@ ATTRIBUTE_TRICKS = (
 COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object"})
 JIT_CLASS = "mindspore.jit_class"
 # `x.attr = ...` and `x.attr += ...`: the dot, the name and the assignment.
-_DOT_ASSIGN = re.compile(rb"\.[ \t]*([A-Za-z_]\w*)[ \t]*(?:[-+*/@%&|^]|//|>>|<<|\*\*)?=(?!=)")
 TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -84,8 +79,6 @@ class NamesFamily(Family):
         # Answers that read other files: kept through the scope model's memo, which replays
         # their reads for the result cache whenever they are reused.
         self._class_attrs: dict[object, tuple[frozenset[str] | None, frozenset]] = {}
-        self._project_text: dict[Path, ProjectText] = {}
-        self._texts_for_roots: dict[tuple[Path, ...], list[ProjectText]] = {}
         self._own_attrs: dict[ClassInfo, tuple[set[str] | None, frozenset]] = {}
         self._subclass_attrs: dict[ClassInfo, tuple[frozenset[str] | None, frozenset]] = {}
 
@@ -146,7 +139,7 @@ class NamesFamily(Family):
         later = self.subclass_attributes(ctx)
         if later is None or attr in later:
             return  # an abstract base: a subclass sets it (or cannot be read)
-        if attr in self.externally_set(ctx):
+        if attr in ctx.model.project.externally_set(ctx.module.path):
             return  # `net.attr = ...` somewhere in the project
         if self.may_be_folded_away(node, ctx):
             return
@@ -167,7 +160,7 @@ class NamesFamily(Family):
         return ctx.model.memo(
             self._subclass_attrs,
             start,
-            lambda: self.union_of_attributes(ctx, self.subclasses(ctx, start)),
+            lambda: self.union_of_attributes(ctx, ctx.model.subclasses(start, ctx.module.path)),
         )
 
     def union_of_attributes(self, ctx: FunctionContext, classes: list[ClassInfo]) -> frozenset[str] | None:
@@ -193,44 +186,6 @@ class NamesFamily(Family):
             if CELL_BASE in cls.base_names:
                 names |= CELL_ATTRIBUTES
         return names
-
-    def project_texts(self, ctx: FunctionContext) -> list[ProjectText]:
-        key = tuple(ctx.engine.project.scan_roots) or (ctx.module.path.parent,)
-        if key not in self._texts_for_roots:
-            for root in outermost(list(key)):
-                if root not in self._project_text:
-                    self._project_text[root] = scan_project(root)
-            self._texts_for_roots[key] = [self._project_text[r] for r in outermost(list(key))]
-        texts = self._texts_for_roots[key]
-        for text in texts:  # the answer depends on every file scanned (for the result cache)
-            ctx.engine.project.reads.note_all(text.reads)
-        return texts
-
-    def externally_set(self, ctx: FunctionContext) -> frozenset[str]:
-        """Attribute names assigned on a receiver other than ``self`` anywhere in the projects
-        being checked (`net.scale = 2` in a training script)."""
-        found: set[str] = set()
-        for text in self.project_texts(ctx):
-            found |= text.external_sets
-        return frozenset(found)
-
-    def subclasses(self, ctx: FunctionContext, cls: ClassInfo) -> list[ClassInfo]:
-        """Project classes deriving from ``cls``, transitively: an abstract base Cell's construct
-        reads attributes only its subclasses set."""
-        found: list[ClassInfo] = []
-        pending = [cls]
-        seen = {id(cls)}
-        while pending:
-            current = pending.pop()
-            for text in self.project_texts(ctx):
-                for path in sorted(text.subclass_files.get(current.name, ())):
-                    module = ctx.engine.project.module(path)
-                    for candidate in (module.classes.values() if module else ()):
-                        if id(candidate) not in seen and current in ctx.model.mro(candidate):
-                            seen.add(id(candidate))
-                            found.append(candidate)
-                            pending.append(candidate)
-        return found
 
     # ----- builtins outside the graph ----------------------------------------------------
 
@@ -515,53 +470,3 @@ def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, ctx: FunctionConte
         if owner is not None and (base := ctx.model.resolve_class(owner, cls.module)) is not None:
             return base in ctx.model.mro(cls)  # Base.method(self): Base is read too
     return False
-
-
-def outermost(roots: list[Path]) -> list[Path]:
-    """The roots not inside another one (a folder without project markers is a root of its
-    own; its files are already below the enclosing root)."""
-    return [root for root in roots if not any(other != root and other in root.parents for other in roots)]
-
-
-_CLASS_LINE = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
-
-
-@dataclass
-class ProjectText:
-    """What a text scan of a project's files tells (no parsing): attribute names assigned on a
-    receiver other than ``self`` (`net.scale = 2`), and which files define classes deriving from
-    a given name."""
-
-    external_sets: frozenset[str]
-    subclass_files: dict[str, set[Path]]
-    reads: frozenset[tuple] = frozenset()  # ("file", path, digest) of every file scanned
-
-
-def scan_project(root: Path) -> ProjectText:
-    sets: set[str] = set()
-    subclass_files: dict[str, set[Path]] = {}
-    reads: set[tuple] = set()
-    for path in walk_python_files(root):
-        try:
-            raw = path.read_bytes()
-        except OSError:
-            continue
-        reads.add(("file", str(path.resolve()), content_digest(raw).hex()))
-        sets.update(external_sets(raw))
-        for match in _CLASS_LINE.finditer(raw):
-            for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):
-                subclass_files.setdefault(word.decode(), set()).add(path)
-    return ProjectText(frozenset(sets), subclass_files, frozenset(reads))
-
-
-def external_sets(raw: bytes) -> set[str]:
-    """Names in `receiver.name = ...` where the receiver is not `self` (a regex anchored on the
-    dot, then a look back at the receiver: much cheaper than matching the receiver first)."""
-    found: set[str] = set()
-    for match in _DOT_ASSIGN.finditer(raw):
-        before = raw[max(0, match.start() - 6) : match.start()].rstrip()
-        if before.endswith(b"self") and not before[-5:-4].isalnum() and before[-5:-4] != b"_":
-            continue
-        if before[-1:].isalnum() or before[-1:] in (b"_", b")", b"]"):
-            found.add(match.group(1).decode())
-    return found

@@ -12,7 +12,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 
-from .custom_types import held_call_names, held_class, held_object_class
+from msgraphlint.attributes import held_call_names, held_class, held_object_class
 
 SET_DATA_INSTEAD = "ops.assign"
 # Tensor methods whose kernels (InplaceUniform, InplaceNormal, InplaceRandom, ...) MindSpore 2.10

@@ -20,7 +20,6 @@ GLOBAL_LIST_INSTEAD = "return the value and collect it in the caller"
 LOST_AT_EVERY_LEVEL = frozenset({"append", "clear"})
 LOST_AT_STRICT = frozenset({"extend", "insert", "pop", "reverse"})
 LIST_BUILDERS = frozenset({"builtins.list"})
-NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 class StrictSilentFamily(Family):
@@ -28,7 +27,7 @@ class StrictSilentFamily(Family):
 
     # return {"a": x} from construct
     def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
-        if node.value is None or not returns_to_python(node, ctx):
+        if node.value is None or not ctx.returns_to_python(node):
             return
         if self._holds_dict(node.value, ctx):
             ctx.report("dict-return-at-strict", node, DICT_RETURN_INSTEAD)
@@ -92,41 +91,6 @@ class StrictSilentFamily(Family):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
-
-
-def returns_to_python(node: ast.Return, ctx: FunctionContext) -> bool:
-    """A return statement of construct or of a jit function itself (not of a helper): its value
-    goes back to Python. A sub-Cell's construct returns into its parent's graph, where a dict stays
-    a dict and a function is fine (seen in 2.10)."""
-    function = ctx.function
-    if not function.is_root or function.node.name == "bprop":
-        return False
-    cell = function.target.cell
-    if cell is not None and cell.name in _sub_cell_classes(ctx.module):
-        return False
-    return enclosing_scope(node, ctx) is function.node
-
-
-def enclosing_scope(node: ast.AST, ctx: FunctionContext) -> ast.AST | None:
-    """The function, lambda or class a node belongs to, through the function's parent map."""
-    parent = ctx.values.parent(node)
-    while parent is not None and not isinstance(parent, (ast.FunctionDef, *NESTED_SCOPES)):
-        parent = ctx.values.parent(parent)
-    return parent
-
-
-@lru_cache(maxsize=256)
-def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
-    """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
-    return frozenset(
-        value.func.id
-        for cls in module.classes.values()
-        for values in cls.self_assignments.values()
-        for value in values
-        if isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Name)
-        and value.func.id in module.classes
-    )
 
 
 @lru_cache(maxsize=256)

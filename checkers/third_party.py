@@ -12,25 +12,8 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import rule
+from msgraphlint.values import HOST_LIBRARIES, NON_GRAPH_BUILTINS
 
-HOST_LIBRARIES = frozenset(
-    {
-        "numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL",
-        "torch", "os", "json", "pickle", "copy", "random",
-    }
-)
-# Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
-# fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
-# round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and
-# dict are graph builtins and are not listed. str/repr/format are left out: their string result
-# cannot reach a differentiated output, so at LAX they are harmless.
-NON_GRAPH_BUILTINS = frozenset(
-    {
-        "builtins.sorted", "builtins.set", "builtins.frozenset", "builtins.reversed",
-        "builtins.divmod", "builtins.hash", "builtins.chr", "builtins.ord", "builtins.bin",
-        "builtins.hex", "builtins.oct", "builtins.id",
-    }
-)
 # On constants these belong to the `frozen` family (evaluated once, at compile time); on a tensor
 # value they are host calls like any other (seen: STRICT rejects them, LAX loses the gradient).
 RANDOM_MODULES = ("numpy.random.", "random.")

@@ -15,14 +15,11 @@ or ``.dtype`` of or calls a tensor method on.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.values import FunctionValues
-
-from .custom_types import attribute_assignments, held_call_names, held_class
+from msgraphlint.attributes import attribute_assignments, held_call_names, held_class
+from msgraphlint.values import NOT_DATA_COMPARISONS, FunctionValues
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
-from .strict_silent import returns_to_python
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"
 DTYPE_INSTEAD = "x.dtype == <dtype> to compare dtypes"
@@ -135,7 +132,6 @@ TENSOR_EVIDENCE_READ = frozenset({"shape", "dtype", "ndim", "T", "mT"})
 SAME_SIZE_ATTRIBUTES = frozenset({"T", "mT", "H", "real", "imag"})
 # `is`/`in` comparisons give Python booleans, answered while compiling even on tensors (identity,
 # membership in a tuple). Also used by the data-flow family.
-NOT_DATA_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)  # `.any()` reads right after
 
 MULTI = "multi"  # a tensor that may hold more than one element
@@ -461,7 +457,7 @@ class TypesFamily(Family):
     # ----- functions returned to Python ------------------------------------------------------
 
     def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
-        if node.value is None or not returns_to_python(node, ctx):
+        if node.value is None or not ctx.returns_to_python(node):
             return
         for element in self._outputs(node.value, ctx):
             if isinstance(element, ast.Dict):

@@ -31,7 +31,7 @@ from .project import (
     module_name_for,
     walk_python_files,
 )
-from .reach import CompiledFunction, ReachModel
+from .reach import CompiledFunction, ReachModel, returns_to_python
 from .source import SourceFile
 from .suppress import Suppressions
 from .values import FunctionValues
@@ -93,6 +93,10 @@ class FunctionContext(CellContext):
 
     def is_self(self, node: ast.expr) -> bool:
         return self.values.is_self(node)
+
+    def returns_to_python(self, node: ast.Return) -> bool:
+        """Whether the value of this return goes back to Python (not into a parent graph)."""
+        return returns_to_python(node, self.function, self.values)
 
     def report(self, symbol: str, node: ast.AST, *args: object) -> None:
         self.findings.append(

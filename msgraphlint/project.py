@@ -436,6 +436,27 @@ class Project:
     _listings: dict[str, frozenset[str]] = field(default_factory=dict)
     _importers: dict[tuple[str, int], list[Path]] = field(default_factory=dict)
     reads: ReadLog = field(default_factory=ReadLog)
+    _text_scans: dict[Path, "ProjectText"] = field(default_factory=dict)
+
+    def text_scans(self, near: Path) -> list["ProjectText"]:
+        """Text scans of the projects being checked (or of ``near``'s folder when none is): what
+        a question about the whole project reads, noted for the result cache."""
+        roots = outermost(list(self.scan_roots) or [near.parent])
+        for root in roots:
+            if root not in self._text_scans:
+                self._text_scans[root] = scan_project(root)
+        scans = [self._text_scans[root] for root in roots]
+        for scan in scans:  # the answer depends on every file scanned
+            self.reads.note_all(scan.reads)
+        return scans
+
+    def externally_set(self, near: Path) -> frozenset[str]:
+        """Attribute names assigned on a receiver other than ``self`` anywhere in the projects
+        being checked (`net.scale = 2` in a training script)."""
+        found: set[str] = set()
+        for scan in self.text_scans(near):
+            found |= scan.external_sets
+        return frozenset(found)
 
     def add_root(self, root: Path) -> None:
         root = root.resolve()
@@ -606,3 +627,59 @@ class Project:
                         found.add(importer)
             self._importers[key] = sorted(found, key=os.fspath)
         return self._importers[key]
+
+
+# ----- what a text scan of a whole project tells ------------------------------------------------
+
+_DOT_ASSIGN = re.compile(rb"\.[ \t]*([A-Za-z_]\w*)[ \t]*(?:[-+*/@%&|^]|//|>>|<<|\*\*)?=(?!=)")
+
+
+def outermost(roots: list[Path]) -> list[Path]:
+    """The roots not inside another one (a folder without project markers is a root of its
+    own; its files are already below the enclosing root)."""
+    return [root for root in roots if not any(other != root and other in root.parents for other in roots)]
+
+
+_CLASS_LINE = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
+
+
+@dataclass
+class ProjectText:
+    """What a text scan of a project's files tells (no parsing): attribute names assigned on a
+    receiver other than ``self`` (`net.scale = 2`), and which files define classes deriving from
+    a given name."""
+
+    external_sets: frozenset[str]
+    subclass_files: dict[str, set[Path]]
+    reads: frozenset[tuple] = frozenset()  # ("file", path, digest) of every file scanned
+
+
+def scan_project(root: Path) -> ProjectText:
+    """One text pass over every Python file below ``root``."""
+    sets: set[str] = set()
+    subclass_files: dict[str, set[Path]] = {}
+    reads: set[tuple] = set()
+    for path in walk_python_files(root):
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        reads.add(("file", str(path.resolve()), content_digest(raw).hex()))
+        sets.update(external_sets(raw))
+        for match in _CLASS_LINE.finditer(raw):
+            for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):
+                subclass_files.setdefault(word.decode(), set()).add(path)
+    return ProjectText(frozenset(sets), subclass_files, frozenset(reads))
+
+
+def external_sets(raw: bytes) -> set[str]:
+    """Names in `receiver.name = ...` where the receiver is not `self` (a regex anchored on the
+    dot, then a look back at the receiver: much cheaper than matching the receiver first)."""
+    found: set[str] = set()
+    for match in _DOT_ASSIGN.finditer(raw):
+        before = raw[max(0, match.start() - 6) : match.start()].rstrip()
+        if before.endswith(b"self") and not before[-5:-4].isalnum() and before[-5:-4] != b"_":
+            continue
+        if before[-1:].isalnum() or before[-1:] in (b"_", b")", b"]"):
+            found.add(match.group(1).decode())
+    return found

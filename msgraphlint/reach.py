@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from .catalogue import Level
 from .project import ClassInfo, ModuleInfo, Project, may_define_targets
@@ -175,6 +177,25 @@ class ReachModel:
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
         """The class and its project base classes, depth first, each once (cycles end)."""
         return self.memo(self._mro, id(cls), lambda: self._linearise(cls))
+
+    def subclasses(self, cls: ClassInfo, near: Path) -> list[ClassInfo]:
+        """Project classes deriving from ``cls``, transitively, found through the project's text
+        scan (an abstract base Cell's construct reads attributes only its subclasses set)."""
+        found: list[ClassInfo] = []
+        pending = [cls]
+        seen = {id(cls)}
+        scans = self.project.text_scans(near)
+        while pending:
+            current = pending.pop()
+            for scan in scans:
+                for path in sorted(scan.subclass_files.get(current.name, ())):
+                    module = self.project.module(path)
+                    for candidate in (module.classes.values() if module else ()):
+                        if id(candidate) not in seen and current in self.mro(candidate):
+                            seen.add(id(candidate))
+                            found.append(candidate)
+                            pending.append(candidate)
+        return found
 
     def _linearise(self, cls: ClassInfo) -> list[ClassInfo]:
         order: list[ClassInfo] = []
@@ -679,3 +700,42 @@ def cell_level_override(cls: ClassInfo) -> Level | None:
             if level := level_from_expr(_keyword(node.args[0], "jit_syntax_level")):
                 return level
     return None
+
+
+# ----- where a compiled function's values go ---------------------------------------------------
+
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def returns_to_python(node: ast.Return, function: CompiledFunction, values: FunctionValues) -> bool:
+    """A return statement of construct or of a jit function itself (not of a helper): its value
+    goes back to Python. A sub-Cell's construct returns into its parent's graph, where a dict stays
+    a dict and a function is fine (seen in 2.10)."""
+    if not function.is_root or function.node.name == "bprop":
+        return False
+    cell = function.target.cell
+    if cell is not None and cell.name in _sub_cell_classes(function.module):
+        return False
+    return enclosing_scope(node, values) is function.node
+
+
+def enclosing_scope(node: ast.AST, values: FunctionValues) -> ast.AST | None:
+    """The function, lambda or class a node belongs to, through the function's parent map."""
+    parent = values.parent(node)
+    while parent is not None and not isinstance(parent, NESTED_SCOPES):
+        parent = values.parent(parent)
+    return parent
+
+
+@lru_cache(maxsize=256)
+def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
+    """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
+    return frozenset(
+        value.func.id
+        for cls in module.classes.values()
+        for values in cls.self_assignments.values()
+        for value in values
+        if isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in module.classes
+    )

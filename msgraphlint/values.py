@@ -15,6 +15,27 @@ from functools import cached_property
 
 from .project import ModuleInfo
 
+# Host code: modules the graph calls through the interpreter, never compiles.
+HOST_LIBRARIES = frozenset(
+    {
+        "numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL",
+        "torch", "os", "json", "pickle", "copy", "random",
+    }
+)
+# Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
+# fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
+# round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and
+# dict are graph builtins and are not listed. str/repr/format are left out: their string result
+# cannot reach a differentiated output, so at LAX they are harmless.
+NON_GRAPH_BUILTINS = frozenset(
+    {
+        "builtins.sorted", "builtins.set", "builtins.frozenset", "builtins.reversed",
+        "builtins.divmod", "builtins.hash", "builtins.chr", "builtins.ord", "builtins.bin",
+        "builtins.hex", "builtins.oct", "builtins.id",
+    }
+)
+# Comparisons that test identity or membership: their result is a Python bool, not tensor data.
+NOT_DATA_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # Attributes of a tensor that the compiler knows statically.
 STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "rank", "itemsize", "nbytes", "size"})
 # Calls whose result is a compile-time value even on a tensor argument.
