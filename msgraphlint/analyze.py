@@ -1,9 +1,9 @@
 """The engine both front ends use: files in, findings out.
 
-``Engine.check_file`` reads one module (or an editor's buffer), asks the scope model which of its
-functions are compiled, walks each of them once, and hands every node to the rule families
-(checkers/) that asked for its type. The CLI calls it per path; the pylint plugin calls it per
-module and turns the findings into messages.
+``Engine.check_file`` reads one module (or an editor's buffer), asks the reach model which of its
+functions are compiled, walks each of them once, and hands every node to the rule families it was
+given (checkers/, which import this module: never the other way round) that asked for its type.
+The front ends reach it through msgraphlint.pipeline.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import ast
 import gc
 import multiprocessing
 import os
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -124,7 +125,7 @@ def char_column(line_text: str, byte_offset: int) -> int:
 
 @dataclass
 class Engine:
-    families: list[Family] = field(default_factory=lambda: default_families())
+    families: list[Family]  # the rule families (msgraphlint.pipeline.new_engine gives every one)
     project: Project = field(default_factory=Project)
     cache: ResultCache | None = None  # whole-path runs only; editors' buffers are never cached
 
@@ -155,11 +156,13 @@ class Engine:
         excluded: Callable[[Path], bool] = lambda path: False,
         raw: dict[Path, bytes] | None = None,
         jobs: int = 1,
+        progress: Callable[[int, int], None] | None = None,
     ) -> CheckRun:
         """Check every Python file below ``paths``; one file's crash never hides the others.
 
         With ``jobs`` > 1 and enough files, that many processes share the files
-        (``check_in_processes``); the findings come back in the same order.
+        (``check_in_processes``); the findings come back in the same order. ``progress`` is told
+        (files done, files in all) as the files are taken.
         """
         files = self.files_below(paths, excluded, raw)
         cached: dict[Path, list[Finding]] = {}
@@ -170,11 +173,12 @@ class Engine:
                     cached[path] = findings
         to_check = [path for path in files if path not in cached]
         record = self.cache is not None and not raw
+        done = (lambda count: progress(len(cached) + count, len(files))) if progress else None
         if jobs > 1 and not raw and len(to_check) >= MIN_FILES_PER_JOB * 2:
             families = [type(family) for family in self.families]
-            run = check_in_processes(to_check, jobs, families, self.project, record)
+            run = check_in_processes(to_check, jobs, families, self.project, record, done)
         else:
-            run = self.check_files(to_check, raw, record)
+            run = self.check_files(to_check, raw, record, done)
         if record:
             self.cache.store(run.records, run.unit_reads)
             self.cache.save()
@@ -213,22 +217,26 @@ class Engine:
         return files
 
     def check_files(
-        self, files: Iterable[Path], raw: dict[Path, bytes] | None = None, record: bool = False
+        self, files: Iterable[Path], raw: dict[Path, bytes] | None = None, record: bool = False,
+        done: Callable[[int], None] | None = None,
     ) -> CheckRun:
         """Check files one by one; with ``record``, keep what each file's findings were computed
-        from (``run.records``) for the result cache."""
+        from (``run.records``) for the result cache; ``done`` is told how many are checked."""
         run = CheckRun()
         with collector_paused():
-            self._check_each(files, raw, record, run)
+            self._check_each(files, raw, record, run, done)
         if record:
             run.unit_reads = dict(self.model.unit_reads)
         return run
 
     def _check_each(
-        self, files: Iterable[Path], raw: dict[Path, bytes] | None, record: bool, run: CheckRun
+        self, files: Iterable[Path], raw: dict[Path, bytes] | None, record: bool, run: CheckRun,
+        done: Callable[[int], None] | None,
     ) -> None:
         reads = self.project.reads
         for path in files:
+            if done is not None:
+                done(run.files)
             run.files += 1
             try:
                 if not record:
@@ -368,7 +376,8 @@ MIN_FILES_PER_JOB = 32
 
 
 def check_in_processes(
-    files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False
+    files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False,
+    done: Callable[[int], None] | None = None,
 ) -> CheckRun:
     """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
@@ -395,7 +404,7 @@ def check_in_processes(
         queue = context.Array("q", bounds)
         with ProcessPoolExecutor(
             max_workers=count, mp_context=context, initializer=_share_queue, initargs=(queue,)
-        ) as pool:
+        ) as pool, _watching(queue, len(files), done):
             parts = list(
                 pool.map(_check_from_queue, [family_types] * count, [roots] * count,
                          [files] * count, range(count), [record] * count)
@@ -403,6 +412,30 @@ def check_in_processes(
     except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
         parts = [_check_slice(family_types, roots, files, record)]
     return merged_runs(parts)
+
+
+@contextmanager
+def _watching(queue, total: int, done: Callable[[int], None] | None):
+    """Tell ``done`` how many files the processes have taken, from their shared queue, four times
+    a second (the processes themselves report nothing until they finish)."""
+    if done is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(0.25):
+            with queue.get_lock():
+                left = sum(queue[2 * k + 1] - queue[2 * k] for k in range(len(queue) // 2))
+            done(total - left)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        watcher.join()
 
 
 def merged_runs(parts: list[CheckRun]) -> CheckRun:
@@ -484,9 +517,3 @@ def _queued(own: int) -> Iterator[int]:
 
 
 _WORKER_ENGINES: list[Engine] = []
-
-
-def default_families() -> list[Family]:
-    from .checkers import FAMILIES
-
-    return [family() for family in FAMILIES]

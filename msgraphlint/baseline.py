@@ -3,7 +3,8 @@
 A finding's fingerprint is a hash of its rule id and the flagged line's stripped content, plus the
 occurrence count of that pair within the file (``"89824db0410e99ff:2"`` is the second such line).
 Adding, removing or moving other lines leaves it unchanged. SARIF's ``primaryLocationLineHash``,
-the GitLab report and the baseline all use :func:`content_fingerprints`, so they agree.
+the GitLab report and the baseline all read the fingerprint the pipeline gives each finding
+(:func:`with_fingerprints`), so they agree.
 
 The baseline file (docs/usage.md, "Baseline") is JSON, sorted, with paths relative to the file's
 own folder, so it diffs cleanly and works from any working directory::
@@ -24,11 +25,10 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .findings import Finding
-from .source import decode
 
 FORMAT_VERSION = 1
 FORMAT_KEY = "msgraphlint_baseline"
@@ -41,29 +41,19 @@ class BaselineError(Exception):
     pass
 
 
-def disk_line_reader() -> LineReader:
-    """Reads each file once, decoded the way the engine decodes it (BOM, coding cookie)."""
-    cache: dict[Path, Sequence[str]] = {}
-
-    def lines_of(path: Path) -> Sequence[str]:
-        if path not in cache:
-            try:
-                text = decode(path.read_bytes())[0]
-            except OSError:
-                text = None
-            cache[path] = (text or "").splitlines()
-        return cache[path]
-
-    return lines_of
-
-
-def content_fingerprints(findings: Sequence[Finding], lines_of: LineReader) -> list[str]:
-    """One fingerprint per finding, in the order given.
+def with_fingerprints(findings: Sequence[Finding], lines_of: LineReader) -> list[Finding]:
+    """The findings, each with its fingerprint, in the order given.
 
     Occurrences are counted among ``findings`` in reading order, whatever the order given. Pass
     every finding of the rules checked, suppressed and baselined ones too, so that leaving some
     out of a report does not renumber the others.
     """
+    return [replace(finding, fingerprint=fingerprint)
+            for finding, fingerprint in zip(findings, content_fingerprints(findings, lines_of))]
+
+
+def content_fingerprints(findings: Sequence[Finding], lines_of: LineReader) -> list[str]:
+    """One fingerprint per finding, in the order given (see :func:`with_fingerprints`)."""
     fingerprints = [""] * len(findings)
     seen: Counter = Counter()
     for index in sorted(range(len(findings)), key=lambda i: findings[i].sort_key()):
@@ -88,15 +78,15 @@ def relative_path(path: Path, folder: Path) -> str:
 Key = tuple[str, str, str]  # (path relative to the baseline's folder, rule id, fingerprint)
 
 
-def _key(finding: Finding, fingerprint: str, folder: Path) -> Key:
-    return relative_path(finding.path, folder), finding.rule_id, fingerprint
+def _key(finding: Finding, folder: Path) -> Key:
+    return relative_path(finding.path, folder), finding.rule_id, finding.fingerprint
 
 
-def write_baseline(file: Path, findings: Sequence[Finding], fingerprints: Sequence[str]) -> int:
-    """Record the unsuppressed findings in ``file``; returns how many were recorded."""
+def write_baseline(file: Path, findings: Sequence[Finding]) -> int:
+    """Record the unsuppressed (fingerprinted) findings in ``file``; returns how many."""
     entries = sorted(
-        (*_key(finding, fingerprint, file.parent), finding.rule.symbol)
-        for finding, fingerprint in zip(findings, fingerprints)
+        (*_key(finding, file.parent), finding.rule.symbol)
+        for finding in findings
         if not finding.suppressed
     )
     document = {
@@ -120,16 +110,10 @@ class Baseline:
     file: Path
     keys: frozenset[Key]
 
-    def without_recorded(
-        self, findings: Sequence[Finding], fingerprints: Sequence[str]
-    ) -> tuple[list[Finding], list[str]]:
-        """The findings (and their fingerprints) not recorded here; suppressed ones stay."""
-        kept = [
-            (finding, fingerprint)
-            for finding, fingerprint in zip(findings, fingerprints)
-            if finding.suppressed or _key(finding, fingerprint, self.file.parent) not in self.keys
-        ]
-        return [finding for finding, _ in kept], [fingerprint for _, fingerprint in kept]
+    def without_recorded(self, findings: Sequence[Finding]) -> list[Finding]:
+        """The (fingerprinted) findings not recorded here; suppressed ones stay."""
+        return [finding for finding in findings
+                if finding.suppressed or _key(finding, self.file.parent) not in self.keys]
 
 
 def load_baseline(file: Path) -> Baseline:

@@ -20,14 +20,6 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__, catalogue
-from .baseline import (
-    Baseline,
-    BaselineError,
-    LineReader,
-    content_fingerprints,
-    load_baseline,
-    write_baseline,
-)
 from .catalogue import Level, Severity
 from .config import Config, ConfigError, find_pyproject, from_pyproject, parse_device, parse_selectors
 from .docgen import rule_page
@@ -203,8 +195,7 @@ def check(
     ] = False,
 ) -> None:
     """Check Python files for code MindSpore's graph compiler rejects or gets wrong."""
-    from .analyze import Engine
-    from .cache import ResultCache
+    from . import pipeline
     from .report import RunResult, render
 
     paths = list(paths or [Path(".")])
@@ -220,43 +211,28 @@ def check(
         )
     except ConfigError as error:
         raise fail(str(error)) from None
-
-    known = None
-    if record_baseline is None and (baseline or config.baseline) is not None:
-        try:  # before the analysis: a bad baseline fails fast
-            known = load_baseline(baseline or config.baseline)
-        except BaselineError as error:
-            raise fail(str(error)) from None
-
-    started = datetime.now(timezone.utc)
     raw = None
     if use_stdin:
         paths = [Path(stdin_filename or "stdin.py")]
         raw = {paths[0]: sys.stdin.buffer.read()}
-    engine = Engine(cache=None if no_cache or use_stdin else ResultCache())
-    run = engine.check_paths(paths, config.excludes, raw, jobs=jobs or os.cpu_count() or 1)
-    times = (started, datetime.now(timezone.utc)) if sarif_timestamps else None
-    selected = [f for f in run.findings if config.wants(f)]
-    # Before the baseline leaves some out, so that it does not renumber the others.
-    fingerprints = content_fingerprints(selected, engine_line_reader(engine))
+
+    started = datetime.now(timezone.utc)
+    request = pipeline.Request(
+        paths, config, raw, jobs=jobs, use_cache=not no_cache, baseline=baseline,
+        write_baseline=record_baseline,
+        confirm="all" if confirm_all else "findings" if confirm else None,
+    )
     try:
-        selected, fingerprints = apply_baseline(selected, fingerprints, known, record_baseline)
-    except BaselineError as error:
+        outcome = pipeline.run(request)
+    except pipeline.PipelineError as error:
         raise fail(str(error)) from None
-    summary = None
-    if confirm or confirm_all:
-        if use_stdin:
-            raise fail("--confirm compiles the files on disk; it cannot confirm stdin")
-        selected, fingerprints, summary = run_confirmation(
-            engine, selected, fingerprints, config, run.checked, confirm_all, jobs, no_cache
-        )
-    result = RunResult(selected, config, run.files, internal_errors=run.internal_errors,
-                       confirm_summary=summary)
+    times = (started, datetime.now(timezone.utc)) if sarif_timestamps else None
+    result = RunResult(outcome.findings, config, outcome.files_checked,
+                       internal_errors=outcome.internal_errors,
+                       confirm_summary=outcome.confirm_summary)
 
     wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
-    text, notices = render(
-        result, colour=wants_colour, category=category, times=times, fingerprints=fingerprints
-    )
+    text, notices = render(result, colour=wants_colour, category=category, times=times)
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
@@ -265,57 +241,13 @@ def check(
             raise fail(f"cannot write {output}: {error.strerror or error}") from None
     else:
         sys.stdout.write(text)
-    for message in notices:
+    if outcome.confirm_summary and config.format != "text":  # the text report ends with it
+        notices = [outcome.confirm_summary, *notices]
+    for message in [*outcome.notices, *notices]:
         typer.echo(f"msgraphlint: {message}", err=True)
-    for message in run.internal_errors:
+    for message in outcome.internal_errors:
         typer.echo(f"msgraphlint: internal error: {message}", err=True)
     raise typer.Exit(result.exit_code)
-
-
-def run_confirmation(engine, selected, fingerprints, config, checked, every, jobs, no_cache):
-    """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md);
-    with ``every``, the targets of all ``checked`` files, not only those with findings."""
-    from .confirm.run import INSTALL_HINT, ConfirmOptions, MindSporeMissing, confirm_findings
-
-    files = checked if every else []
-    options = ConfirmOptions(all_targets=every, jobs=jobs or 0, use_cache=not no_cache)
-    try:
-        outcome = confirm_findings(engine, selected, config, files, options)
-    except MindSporeMissing as error:
-        raise fail(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}") from None
-    # Static findings keep their fingerprints; the compiler's own findings get theirs.
-    known = dict(zip(selected, fingerprints))
-    new = [f for f in outcome.findings if f not in known]
-    extra = dict(zip(new, content_fingerprints(new, engine_line_reader(engine))))
-    fingerprints = [known.get(f) or extra[f] for f in outcome.findings]
-    summary = outcome.summary(config.device)
-    if config.format != "text":  # the text report ends with it
-        typer.echo(f"msgraphlint: {summary}", err=True)
-    return outcome.findings, fingerprints, summary
-
-
-def engine_line_reader(engine) -> LineReader:
-    """Lines as the engine read them: an editor's stdin buffer, not what is on disk."""
-    return engine.project.lines
-
-
-def apply_baseline(
-    findings: list, fingerprints: list[str], known: Baseline | None, record: Path | None
-) -> tuple[list, list[str]]:
-    """Record the findings first when asked to, then leave out those the baseline holds."""
-    if record is not None:
-        count = write_baseline(record, findings, fingerprints)
-        typer.echo(f"msgraphlint: recorded {count} finding{'s' * (count != 1)} in {record}",
-                   err=True)
-        known = load_baseline(record)
-    if known is None:
-        return findings, fingerprints
-    kept, kept_fingerprints = known.without_recorded(findings, fingerprints)
-    matched = len(findings) - len(kept)
-    if matched and record is None:
-        typer.echo(f"msgraphlint: {matched} finding{'s' * (matched != 1)} left out: recorded in"
-                   f" baseline {known.file}", err=True)
-    return kept, kept_fingerprints
 
 
 @app.command("rules")

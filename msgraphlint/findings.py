@@ -31,6 +31,9 @@ class Finding:
     confirmation: str | None = field(default=None, compare=False)
     compiler_message: str | None = field(default=None, compare=False)
     evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    # Set by the pipeline (msgraphlint.baseline.with_fingerprints): stable across edits elsewhere
+    # in the file; SARIF, GitLab and the baseline all use it.
+    fingerprint: str | None = field(default=None, compare=False)
 
     @property
     def rule(self) -> Rule:

@@ -3,7 +3,8 @@
 Each rule family becomes a pylint checker named ``msgraphlint`` whose message table is generated from
 the catalogue. Pylint only runs a checker that has an enabled message, so every family checker
 emits its own family's findings; the analysis itself runs once per module in the shared engine, the
-same one the CLI uses, on the module's source (an editor's unsaved buffer under ``--from-stdin``).
+same one the CLI uses (through msgraphlint.pipeline), on the module's source (an editor's unsaved
+buffer under ``--from-stdin``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .analyze import Engine, Family
 from .catalogue import Level, Severity
 from .checkers import FAMILIES
 from .findings import Finding
+from .pipeline import check_buffer, new_engine
 
 CATEGORY_SEVERITY = {"E": Severity.ERROR, "W": Severity.WARNING, "C": Severity.ADVICE}
 OPTIONS = (
@@ -60,15 +62,9 @@ class _SharedAnalysis:
         key = (str(path), hash(raw))
         if key != self._key:
             if self.engine is None:
-                self.engine = Engine()
+                self.engine = new_engine()
             self._key = key
-            if not self.engine.may_hold_graph_code(path, raw):
-                self._findings = []  # most of a large project: not even parsed a second time
-                return self._findings
-            # Files pylint cannot read are pylint's own syntax-error/E0001: no input rules here.
-            self._findings = [
-                f for f in self.engine.check_file(path, raw) if f.rule.family != "input"
-            ]
+            self._findings = check_buffer(self.engine, path, raw)
         return self._findings
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.findings import Finding
 
 
@@ -12,7 +12,7 @@ def check_source(tmp_path, source: str, name: str = "model.py") -> list[Finding]
     """The engine's findings for ``source`` saved as ``tmp_path/name``, as the CLI would check it."""
     path = tmp_path / name
     path.write_text(source, "utf-8")
-    return Engine().check_file(path)
+    return new_engine().check_file(path)
 
 
 def findings_on_lines(tmp_path, header: str, body: str, symbols: set[str]) -> set[tuple[str, str]]:

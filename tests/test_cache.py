@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.cache import ResultCache
 
 CELL_USING_NUMPY = """\
@@ -26,7 +26,7 @@ PLAIN_BASE = "class Base:\n    pass\n"
 
 def run(folder: Path, cache_dir: Path):
     cache = ResultCache(folder=cache_dir)
-    result = Engine(cache=cache).check_paths([folder])
+    result = new_engine(cache=cache).check_paths([folder])
     return cache.hits, sorted((f.path.name, f.line, f.rule_id) for f in result.findings)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.cli import LevelChoice, resolve_config
 from msgraphlint.report import RunResult
 from msgraphlint.report.json import finding_records
@@ -45,7 +45,7 @@ def config_for(level: LevelChoice | None = None):
 
 def checked_samples() -> list[str]:
     """Paths (relative to samples/, forward slashes) of every file the CLI checks there."""
-    files = Engine().files_below([SAMPLES], config_for().excludes)
+    files = new_engine().files_below([SAMPLES], config_for().excludes)
     return sorted({path.relative_to(SAMPLES).as_posix() for path in files})
 
 
@@ -72,7 +72,7 @@ class Output:
 
 def level_records(level: LevelChoice) -> tuple[list[dict], set[str]]:
     config = config_for(level)
-    run = Engine().check_paths([SAMPLES], config.excludes, jobs=1)
+    run = new_engine().check_paths([SAMPLES], config.excludes, jobs=1)
     assert run.internal_errors == [], "the engine crashed on a sample"
     selected = [finding for finding in run.findings if config.wants(finding)]
     result = RunResult(selected, config, run.files, root=SAMPLES)

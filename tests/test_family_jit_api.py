@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import CellContext, Engine
+from msgraphlint.analyze import CellContext
+from msgraphlint.pipeline import new_engine
 from msgraphlint.checkers.jit_api import JitApiFamily
 
 from .engine_helpers import findings_on_lines
@@ -38,7 +39,7 @@ def module_findings(tmp_path, source: str) -> set[tuple[str, str]]:
     """removed-ms-function is a module-level check: call it directly on the parsed module."""
     source = textwrap.dedent(source)
     lines = source.splitlines()
-    engine = Engine()
+    engine = new_engine()
     module = engine.project.module(tmp_path / "train.py", raw=source.encode())
     found = []
     JitApiFamily().visit_module(module, CellContext(engine, module, found))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from msgraphlint import catalogue
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.catalogue import Level, Verdict
 from msgraphlint.project import Project
 from msgraphlint.reach import ReachModel
@@ -49,7 +49,7 @@ def line_of(path: Path, marker: str) -> int:
 
 
 def findings_of(path: Path):
-    return Engine().check_file(path)
+    return new_engine().check_file(path)
 
 
 # (file, marker on the flagged line, how the finding says it is reached; None for a root)
@@ -102,8 +102,8 @@ def keyed(findings) -> set[tuple[str, str, int]]:
 def test_findings_do_not_depend_on_what_was_checked_before():
     """One engine per file, one over the folder (the CLI's way) and one in reverse order agree."""
     apart = keyed(f for path in MODEL_FILES for f in findings_of(path))
-    together = keyed(Engine().check_paths([MODELS]).findings)
-    engine = Engine()
+    together = keyed(new_engine().check_paths([MODELS]).findings)
+    engine = new_engine()
     backwards = keyed(f for path in reversed(MODEL_FILES) for f in engine.check_file(path))
     assert together == apart
     assert backwards == apart
@@ -150,7 +150,7 @@ def test_host_code_around_the_models_is_not_compiled():
 
 def test_clean_model_has_no_findings_although_its_helpers_are_compiled():
     assert [path for path in CLEAN.rglob("*.py") if expected(path)] == []
-    run = Engine().check_paths([CLEAN])
+    run = new_engine().check_paths([CLEAN])
     assert (run.internal_errors, run.files) == ([], 4)
     assert run.findings == []
     project = Project()

@@ -7,7 +7,8 @@ import multiprocessing
 from pathlib import Path
 
 from msgraphlint import analyze
-from msgraphlint.analyze import MIN_FILES_PER_JOB, Engine, balanced_slices
+from msgraphlint.analyze import MIN_FILES_PER_JOB, balanced_slices
+from msgraphlint.pipeline import new_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,8 +19,8 @@ def report(run) -> list[tuple]:
 
 def test_processes_report_what_one_process_reports():
     samples = ROOT / "samples"
-    serial = Engine().check_paths([samples], jobs=1)
-    parallel = Engine().check_paths([samples], jobs=3)
+    serial = new_engine().check_paths([samples], jobs=1)
+    parallel = new_engine().check_paths([samples], jobs=3)
     assert serial.files >= MIN_FILES_PER_JOB * 2, "too few samples to exercise the process pool"
     assert parallel.files == serial.files
     assert report(parallel) == report(serial)
@@ -38,8 +39,8 @@ def test_helper_findings_keep_the_same_path_whichever_file_came_first(tmp_path):
             f"class {name.title().replace('_', '')}(nn.Cell):\n"
             "    def construct(self, x):\n        return norm(x)\n"
         )
-    forward = Engine().check_paths([tmp_path / "a_net.py", tmp_path / "b_net.py", tmp_path / "helpers.py"])
-    backward = Engine().check_paths([tmp_path / "b_net.py", tmp_path / "a_net.py", tmp_path / "helpers.py"])
+    forward = new_engine().check_paths([tmp_path / "a_net.py", tmp_path / "b_net.py", tmp_path / "helpers.py"])
+    backward = new_engine().check_paths([tmp_path / "b_net.py", tmp_path / "a_net.py", tmp_path / "helpers.py"])
     helper_messages = {f.message for f in forward.findings if f.path.name == "helpers.py"}
     assert helper_messages, "the helper should be reached from both Cells"
     assert helper_messages == {f.message for f in backward.findings if f.path.name == "helpers.py"}
@@ -63,7 +64,7 @@ def test_the_text_prefilter_keeps_cells_and_imported_helpers(tmp_path):
     (tmp_path / "net.py").write_text("from mindspore import nn\nfrom helpers import f\n")
     (tmp_path / "helpers.py").write_text("def f(x):\n    return x\n")
     (tmp_path / "script.py").write_text("print('training done')\n")
-    engine = Engine()
+    engine = new_engine()
     keep = {name: engine.may_hold_graph_code(tmp_path / name, (tmp_path / name).read_bytes())
             for name in ("net.py", "helpers.py", "script.py")}
     assert keep == {"net.py": True, "helpers.py": True, "script.py": False}
@@ -85,7 +86,7 @@ def test_a_process_that_runs_out_takes_files_from_the_back_of_the_fullest_slice(
 def test_checking_leaves_the_collector_on_and_the_kept_trees_out_of_its_walks():
     gc.unfreeze()
     assert gc.isenabled() and gc.get_freeze_count() == 0
-    run = Engine().check_files(sorted((ROOT / "samples").rglob("*.py"))[:5])
+    run = new_engine().check_files(sorted((ROOT / "samples").rglob("*.py"))[:5])
     assert run.files == 5
     assert gc.isenabled()
     # frozen: the next collection of the oldest generation does not walk the kept trees again

@@ -15,7 +15,7 @@ from pylint.lint import PyLinter
 from pylint.testutils import CheckerTestCase, MessageTest
 
 from msgraphlint import catalogue
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.checkers.third_party import ThirdPartyFamily
 from msgraphlint.plugin import make_checker_class
 
@@ -76,7 +76,7 @@ def test_pylint_cli_matches_the_msgraphlint_engine_on_every_sample():
     messages = pylint_json(*map(str, files), cwd=SAMPLES.parent)
     from_pylint = {(Path(m["absolutePath"]).resolve(), m["line"], m["column"] + 1, m["messageId"])
                    for m in messages}
-    engine = Engine()
+    engine = new_engine()
     from_engine = {
         (f.path.resolve(), f.line, f.column, f.rule_id)
         for path in files

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.catalogue import Level
 from msgraphlint.project import Project
 from msgraphlint.reach import ReachModel
@@ -25,7 +25,7 @@ def write(folder: Path, files: dict[str, str]) -> None:
 
 def flagged(folder: Path, name: str) -> list[tuple[int, str | None]]:
     """(line, reached_from) of host-call findings in one file of a project folder."""
-    findings = Engine().check_file(folder / name)
+    findings = new_engine().check_file(folder / name)
     return [(f.line, f.reached_from) for f in findings if f.rule.symbol == "host-call-on-tensor"]
 
 
@@ -159,7 +159,7 @@ def test_bytecode_capture_turns_findings_into_advice(tmp_path):
         def split(x):
             return {HOST_CALL}
         """})
-    (finding,) = Engine().check_file(tmp_path / "m.py")
+    (finding,) = new_engine().check_file(tmp_path / "m.py")
     assert finding.severity(Level.STRICT).value == "advice"
 
 
@@ -279,7 +279,7 @@ def test_editor_buffers_replace_the_file_and_keep_cross_file_reach(tmp_path):
                     return helper(x)
             """,
     })
-    engine = Engine()
+    engine = new_engine()
     utils = tmp_path / "pkg" / "utils.py"
     assert [f.line for f in engine.check_file(tmp_path / "pkg" / "net.py")] == []
     assert [f.line for f in engine.check_file(utils, utils.read_bytes())] == [3]

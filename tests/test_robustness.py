@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 NASTY_NAME_PARTS = ("bad", "coding", "py2", "bom", "grammar")
@@ -28,7 +28,7 @@ def nasty_stdlib_files() -> list[Path]:
 def test_the_standard_librarys_broken_files_are_findings_not_crashes():
     files = nasty_stdlib_files()
     assert len(files) >= 10, f"expected CPython's test data under {STDLIB}"
-    run = Engine().check_files(files)
+    run = new_engine().check_files(files)
     assert run.internal_errors == []
     input_rules = {f.rule.symbol for f in run.findings if f.rule.family == "input"}
     assert "syntax-error" in input_rules  # Python 2 grammar, invalid source
@@ -41,6 +41,6 @@ def test_mindspores_own_package_checks_without_an_internal_error():
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("MindSpore is not installed (the confirm extra)")
     package = Path(next(iter(spec.submodule_search_locations)))
-    run = Engine().check_paths([package], jobs=2)
+    run = new_engine().check_paths([package], jobs=2)
     assert run.files > 1000
     assert run.internal_errors == []

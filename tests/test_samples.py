@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from msgraphlint import catalogue
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 
 from .samples_index import FOUND_BY_CONFIRM, MADE_IN_TESTS, SAMPLES, all_samples, sample_path
 
@@ -22,7 +22,7 @@ def test_every_rule_has_a_bad_and_a_good_sample(rule):
 
 @pytest.mark.parametrize("sample", SAMPLE_LIST, ids=lambda s: s.id)
 def test_engine_flags_exactly_the_expected_lines(sample):
-    findings = Engine().check_file(sample.path)
+    findings = new_engine().check_file(sample.path)
     got = {(f.rule.symbol, f.line) for f in findings}
     expected = sample.static_expected()
     if sample.kind == "bad" and sample.rule.symbol not in FOUND_BY_CONFIRM:

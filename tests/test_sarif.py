@@ -13,8 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from msgraphlint import catalogue
-from msgraphlint.analyze import Engine
+from msgraphlint import catalogue, pipeline
 from msgraphlint.catalogue import Level
 from msgraphlint.config import Config
 from msgraphlint.report import RunResult
@@ -56,9 +55,9 @@ def has_null(value) -> bool:
 
 
 def run_result(paths, root: Path, config: Config = Config()) -> RunResult:
-    engine = Engine()
-    findings = sorted((f for p in paths for f in engine.check_file(p)), key=lambda f: f.sort_key())
-    return RunResult(findings, config, len(paths), root=root)
+    """What the CLI would report: the pipeline's findings (fingerprinted) for these files."""
+    outcome = pipeline.run(pipeline.Request(paths, config, jobs=1, use_cache=False, progress=False))
+    return RunResult(outcome.findings, config, outcome.files_checked, root=root)
 
 
 def sarif_for(paths, root: Path, config: Config = Config()) -> str:

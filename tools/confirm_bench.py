@@ -25,7 +25,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from msgraphlint.analyze import Engine
+from msgraphlint.pipeline import new_engine
 from msgraphlint.catalogue import Level
 from msgraphlint.config import Config
 from msgraphlint.project import walk_python_files
@@ -68,7 +68,7 @@ BARE = textwrap.dedent("""
 
 def plan(paths: list[Path], level: Level) -> dict[str, list[str]]:
     """Every module-level Cell and jit function with one input: what both sides run."""
-    engine = Engine()
+    engine = new_engine()
     engine.check_paths(paths)
     planner = Planner(engine.model, Config().confirm, level, Path.cwd())
     for path in sorted({f for p in paths for f in walk_python_files(p)}):
@@ -92,7 +92,7 @@ def bare_compile(targets: dict[str, list[str]], level: Level) -> dict:
 
 
 def confirm_once(paths, level, cache: Path, jobs: int, use_cache: bool = True) -> tuple[float, object]:
-    engine = Engine()
+    engine = new_engine()
     run = engine.check_paths(paths)
     files = [f for p in paths for f in walk_python_files(p)]
     started = time.perf_counter()

@@ -1,4 +1,5 @@
-"""Reporters: a finished run in, text/JSON/SARIF out. They never look at source code or the engine."""
+"""Reporters: a finished run in, text/JSON/SARIF/GitLab out. They never read source code or ask the
+engine: everything they show (fingerprints included) comes with the findings."""
 
 from __future__ import annotations
 
@@ -55,7 +56,6 @@ def render(
     colour: bool = False,
     category: str | None = None,
     times: tuple | None = None,
-    fingerprints: list[str] | None = None,
 ) -> tuple[str, list[str]]:
     """The report in the configured format, and notices for stderr (what SARIF left out)."""
     fmt = result.config.format
@@ -66,14 +66,12 @@ def render(
     if fmt == "sarif":
         from .sarif import RunTimes, sarif_report
 
-        report = sarif_report(
-            result, category, times=times and RunTimes(*times), fingerprints=fingerprints
-        )
+        report = sarif_report(result, category, times=times and RunTimes(*times))
         return report.text, report.notices
     if fmt == "gitlab":
         from .gitlab import render_gitlab
 
-        return render_gitlab(result, fingerprints), []
+        return render_gitlab(result), []
     from .text import render_text
 
     return render_text(result, colour=colour and not os.environ.get("NO_COLOR")), []

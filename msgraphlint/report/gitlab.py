@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 
-from ..baseline import content_fingerprints, disk_line_reader
 from ..catalogue import Severity
 from . import RunResult
 
@@ -20,15 +18,14 @@ from . import RunResult
 GITLAB_SEVERITY = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.ADVICE: "info"}
 
 
-def code_quality_issues(result: RunResult, fingerprints: Sequence[str] | None = None) -> list[dict]:
-    """``fingerprints`` go with result.findings; by default computed from the files on disk."""
-    if fingerprints is None:
-        fingerprints = content_fingerprints(result.findings, disk_line_reader())
+def code_quality_issues(result: RunResult) -> list[dict]:
     issues = []
-    for finding, fingerprint in zip(result.findings, fingerprints):
+    for finding in result.findings:
         if finding.suppressed:
             continue
         path = result.display_path(finding.path)
+        # Findings made outside the pipeline have no content fingerprint: their position stands in.
+        fingerprint = finding.fingerprint or f"{finding.rule_id}:{finding.line}:{finding.column}"
         issues.append(
             {
                 "description": f"{finding.rule_id} {finding.rule.symbol}: {finding.message}"
@@ -43,5 +40,5 @@ def code_quality_issues(result: RunResult, fingerprints: Sequence[str] | None = 
     return issues
 
 
-def render_gitlab(result: RunResult, fingerprints: Sequence[str] | None = None) -> str:
-    return json.dumps(code_quality_issues(result, fingerprints), indent=2, ensure_ascii=False) + "\n"
+def render_gitlab(result: RunResult) -> str:
+    return json.dumps(code_quality_issues(result), indent=2, ensure_ascii=False) + "\n"

@@ -22,7 +22,6 @@ import sarif_om as om
 from jschema_to_python.to_json import to_json
 
 from .. import __version__, catalogue
-from ..baseline import content_fingerprints, disk_line_reader
 from ..catalogue import Rule, Severity
 from ..findings import Finding
 from . import RunResult
@@ -142,7 +141,7 @@ def _confirmation_properties(finding: Finding) -> dict:
     return properties
 
 
-def sarif_result(result: RunResult, finding: Finding, index: dict[str, int], fingerprint: str):
+def sarif_result(result: RunResult, finding: Finding, index: dict[str, int]):
     severity = result.severity(finding)
     sarif = om.Result(
         rule_id=finding.rule_id,
@@ -150,7 +149,9 @@ def sarif_result(result: RunResult, finding: Finding, index: dict[str, int], fin
         level=SARIF_LEVEL[severity],
         message=om.Message(text=finding.message),
         locations=[_location(result, finding)],
-        partial_fingerprints={"primaryLocationLineHash": fingerprint},
+        partial_fingerprints=(
+            {"primaryLocationLineHash": finding.fingerprint} if finding.fingerprint else None
+        ),
         properties=_property_bag(
             level=finding.level(result.config.level).value,
             device=result.config.device,
@@ -195,21 +196,15 @@ def build_log(
     category: str | None = None,
     *,
     times: RunTimes | None = None,
-    fingerprints: Sequence[str] | None = None,
     kept: Sequence[int] | None = None,
     notices: Sequence[str] = (),
 ) -> om.SarifLog:
     """The log for ``result``; ``kept`` (indices into result.findings) leaves the others out.
-
-    ``fingerprints`` go with result.findings (see msgraphlint.baseline); by default they are
-    computed from the files on disk.
-    """
+    Each result's ``primaryLocationLineHash`` is its finding's fingerprint (msgraphlint.baseline)."""
     rules = catalogue.rules()
     index = {rule.id: position for position, rule in enumerate(rules)}
-    if fingerprints is None:
-        fingerprints = content_fingerprints(result.findings, disk_line_reader())
     chosen = range(len(result.findings)) if kept is None else kept
-    results = [sarif_result(result, result.findings[i], index, fingerprints[i]) for i in chosen]
+    results = [sarif_result(result, result.findings[i], index) for i in chosen]
     root_uri = result.root.resolve().as_uri().rstrip("/") + "/"
     run = om.Run(
         tool=om.Tool(
@@ -285,19 +280,16 @@ def sarif_report(
     category: str | None = None,
     *,
     times: RunTimes | None = None,
-    fingerprints: Sequence[str] | None = None,
     limits: Limits | None = None,
 ) -> SarifReport:
     """The serialised log, cut down to GitHub's limits when needed (most severe results kept)."""
-    if fingerprints is None:
-        fingerprints = content_fingerprints(result.findings, disk_line_reader())
     limits = limits or GITHUB_LIMITS
     ranked = _most_important_first(result)
     keep = min(len(ranked), limits.max_results)
     while True:
         left_out = len(ranked) - keep
         notices = [_left_out_notice(left_out, len(ranked), limits)] if left_out else []
-        log = build_log(result, category, times=times, fingerprints=fingerprints,
+        log = build_log(result, category, times=times,
                         kept=sorted(ranked[:keep]), notices=notices)
         text = serialise(log)
         size = len(gzip.compress(text.encode("utf-8"), mtime=0))

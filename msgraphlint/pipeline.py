@@ -1,0 +1,157 @@
+"""The one pipeline every front end runs: analyse, select, fingerprint, baseline, confirm.
+
+The CLI, the pylint plugin and the tests call it; none of them strings the stages together
+itself. Each stage takes findings and gives findings (a finding carries its own fingerprint), so
+what a front end shows is exactly what the stages made. Problems a user can act on (a bad
+baseline, --confirm without MindSpore) are :class:`PipelineError`: the CLI exits 2 with the
+message.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .analyze import Engine, Family
+from .baseline import Baseline, BaselineError, load_baseline, with_fingerprints, write_baseline
+from .cache import ResultCache
+from .config import Config
+from .findings import Finding
+from .progress import ProgressBar
+from .project import Project
+
+
+class PipelineError(Exception):
+    """A problem with what was asked, stated so the user can fix it."""
+
+
+def default_families() -> list[Family]:
+    from .checkers import FAMILIES
+
+    return [family() for family in FAMILIES]
+
+
+def new_engine(cache: ResultCache | None = None, project: Project | None = None) -> Engine:
+    """An engine with every rule family."""
+    return Engine(default_families(), project or Project(), cache)
+
+
+@dataclass(frozen=True)
+class Request:
+    paths: Sequence[Path]
+    config: Config = Config()
+    raw: dict[Path, bytes] | None = None  # an editor's buffer or stdin, in place of the file
+    jobs: int | None = None  # None: every core
+    use_cache: bool = True
+    baseline: Path | None = None  # over config.baseline
+    write_baseline: Path | None = None  # record the findings here first, then report against it
+    confirm: str | None = None  # None, "findings" (targets with findings) or "all"
+    progress: bool | None = None  # None: on a terminal
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding]  # selected, fingerprinted, not in the baseline, confirmed if asked
+    files_checked: int
+    checked: list[Path] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # for stderr: what the stages left out
+    confirm_summary: str | None = None
+
+
+def run(request: Request) -> Outcome:
+    config = request.config
+    if request.confirm and request.raw:
+        raise PipelineError("--confirm compiles the files on disk; it cannot confirm stdin")
+    known = _known_baseline(request)  # before the analysis: a bad baseline fails fast
+    engine = new_engine(cache=ResultCache() if request.use_cache and not request.raw else None)
+    analysed = analyse(engine, request)
+    findings = select(analysed.findings, config)
+    # Before the baseline leaves some out, so that it does not renumber the others.
+    findings = fingerprint(findings, engine)
+    outcome = Outcome(findings, analysed.files, analysed.checked, analysed.internal_errors)
+    outcome.findings = apply_baseline(outcome, known, request.write_baseline)
+    if request.confirm:
+        confirm(engine, outcome, request)
+    return outcome
+
+
+def analyse(engine: Engine, request: Request):
+    with ProgressBar("checking", 1, request.progress) as bar:
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done)
+
+        return engine.check_paths(request.paths, request.config.excludes, request.raw,
+                                  jobs=request.jobs or os.cpu_count() or 1, progress=progress)
+
+
+def select(findings: list[Finding], config: Config) -> list[Finding]:
+    return [finding for finding in findings if config.wants(finding)]
+
+
+def fingerprint(findings: list[Finding], engine: Engine) -> list[Finding]:
+    """Fingerprints from the lines as the engine read them (an editor's buffer, not the disk)."""
+    return with_fingerprints(findings, engine.project.lines)
+
+
+def _known_baseline(request: Request) -> Baseline | None:
+    file = request.baseline or request.config.baseline
+    if request.write_baseline is not None or file is None:
+        return None
+    try:
+        return load_baseline(file)
+    except BaselineError as error:
+        raise PipelineError(str(error)) from None
+
+
+def apply_baseline(outcome: Outcome, known: Baseline | None, record: Path | None) -> list[Finding]:
+    """Record the findings first when asked to, then leave out those the baseline holds."""
+    findings = outcome.findings
+    try:
+        if record is not None:
+            count = write_baseline(record, findings)
+            outcome.notices.append(f"recorded {count} finding{'s' * (count != 1)} in {record}")
+            known = load_baseline(record)
+    except BaselineError as error:
+        raise PipelineError(str(error)) from None
+    if known is None:
+        return findings
+    kept = known.without_recorded(findings)
+    matched = len(findings) - len(kept)
+    if matched and record is None:
+        outcome.notices.append(f"{matched} finding{'s' * (matched != 1)} left out: recorded in"
+                               f" baseline {known.file}")
+    return kept
+
+
+def confirm(engine: Engine, outcome: Outcome, request: Request) -> None:
+    """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md);
+    with "all", the targets of every checked file, not only those with findings."""
+    from .confirm.run import INSTALL_HINT, ConfirmOptions, MindSporeMissing, confirm_findings
+
+    every = request.confirm == "all"
+    options = ConfirmOptions(all_targets=every, jobs=request.jobs or 0, use_cache=request.use_cache,
+                             progress=request.progress)
+    try:
+        confirmed = confirm_findings(engine, outcome.findings, request.config,
+                                     outcome.checked if every else [], options)
+    except MindSporeMissing as error:
+        raise PipelineError(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}"
+                            ) from None
+    # Static findings keep their fingerprints; the compiler's own findings get theirs.
+    new = [f for f in confirmed.findings if f.fingerprint is None]
+    fingerprinted = iter(fingerprint(new, engine))
+    outcome.findings = [f if f.fingerprint is not None else next(fingerprinted)
+                        for f in confirmed.findings]
+    outcome.confirm_summary = confirmed.summary(request.config.device)
+
+
+def check_buffer(engine: Engine, path: Path, raw: bytes) -> list[Finding]:
+    """One module as an editor holds it (the pylint plugin): the analysis alone, since pylint
+    selects, suppresses and reports by itself. Files pylint cannot read are its own E0001."""
+    if not engine.may_hold_graph_code(path, raw):
+        return []  # most of a large project: not even parsed a second time
+    return [f for f in engine.check_file(path, raw) if f.rule.family != "input"]
