@@ -1,6 +1,8 @@
 """msgraphlint: find Python that MindSpore's GRAPH_MODE compiler rejects or silently gets wrong."""
 
-__version__ = "0.1.0"
+from .version import __version__
+
+__all__ = ["__version__", "register"]
 
 
 def register(linter) -> None:

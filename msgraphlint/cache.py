@@ -18,6 +18,7 @@ Location: ``$MSGRAPHLINT_CACHE_DIR/static``, else ``$XDG_CACHE_HOME/msgraphlint/
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import tempfile
@@ -25,7 +26,7 @@ from dataclasses import asdict, fields
 from functools import cache
 from pathlib import Path
 
-from . import __version__
+from .version import __version__
 from .catalogue import Level
 from .findings import Finding
 from .project import Project
@@ -46,10 +47,10 @@ def cache_home() -> Path:
 def tool_fingerprint() -> str:
     """The version and the digest of every source and rule file of the installed tool: a
     development checkout invalidates the cache when its code changes, not only on release."""
-    from . import checkers
-
+    # Where the rule families are installed (checkers/ in a checkout), without importing them.
+    families = Path(importlib.util.find_spec(f"{__package__}.checkers").origin).parent
     digest = hashlib.sha256(f"{FORMAT_VERSION}:{__version__}".encode())
-    for package in (Path(__file__).parent, Path(checkers.__file__).parent):
+    for package in (Path(__file__).parent, families):
         for path in sorted(package.rglob("*")):
             if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
                 digest.update(path.name.encode())

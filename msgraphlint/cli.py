@@ -19,7 +19,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import __version__, catalogue
+from . import catalogue
+from .version import __version__
 from .catalogue import Level, Severity
 from .config import Config, ConfigError, find_pyproject, from_pyproject, parse_device, parse_selectors
 from .docgen import rule_page

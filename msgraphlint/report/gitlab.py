@@ -12,7 +12,7 @@ import hashlib
 import json
 
 from ..catalogue import Severity
-from . import RunResult
+from .result import RunResult
 
 # GitLab's scale is info, minor, major, critical, blocker.
 GITLAB_SEVERITY = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.ADVICE: "info"}

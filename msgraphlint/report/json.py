@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from . import RunResult
+from .result import RunResult
 
 
 def finding_records(result: RunResult) -> list[dict]:

@@ -21,10 +21,11 @@ from urllib.parse import quote
 import sarif_om as om
 from jschema_to_python.to_json import to_json
 
-from .. import __version__, catalogue
+from .. import catalogue
+from ..version import __version__
 from ..catalogue import Rule, Severity
 from ..findings import Finding
-from . import RunResult
+from .result import RunResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/msgraphlint/msgraphlint"

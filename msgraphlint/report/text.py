@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from ..catalogue import Severity
-from . import RunResult
+from .result import RunResult
 
 COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.ADVICE: "\033[36m"}
 BOLD, DIM, RESET = "\033[1m", "\033[2m", "\033[0m"

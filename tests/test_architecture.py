@@ -1,0 +1,143 @@
+"""The layers of docs/architecture.md, checked on the import graph of the source itself.
+
+The graph is read with the standard library's ast from every ``import`` in the package (function
+bodies included, ``if TYPE_CHECKING:`` blocks excluded): no import cycle, each layer imports only
+its own layer and those below, a rule family imports no other family, and the reporters see
+findings, never the engine.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from .samples_index import ROOT
+
+ENGINE, FAMILIES, PIPELINE, FRONT = range(4)
+LAYER_OF = {
+    # engine: the project model, reach, the value model, the catalogue and its data
+    **dict.fromkeys(
+        ["catalogue", "findings", "source", "qualnames", "project", "values", "reach",
+         "attributes", "analyze", "cache", "suppress", "version", "snapshots"], ENGINE),
+    "checkers": FAMILIES,
+    **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm"],
+                    PIPELINE),
+    **dict.fromkeys(["cli", "plugin", "report", "docgen", ""], FRONT),
+}
+# Reporters render a finished run: findings, the catalogue and the settings, nothing else.
+REPORT_MAY_IMPORT = {"catalogue", "config", "findings", "version", "report"}
+
+
+def module_name(path: Path) -> str:
+    relative = path.relative_to(ROOT).with_suffix("")
+    parts = list(relative.parts)
+    if parts[0] == "checkers":  # installed as msgraphlint.checkers
+        parts = ["msgraphlint", *parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    hidden: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            hidden.update(id(child) for statement in node.body for child in ast.walk(statement))
+    return hidden
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = [*sorted((ROOT / "msgraphlint").rglob("*.py")), *sorted((ROOT / "checkers").rglob("*.py"))]
+    modules = {module_name(path): path for path in files}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text("utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        hidden = _type_checking_only(tree)
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in hidden:
+                continue
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                stem = ".".join([*base, *([node.module] if node.module else [])])
+                targets = [f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in modules else stem
+                           for alias in node.names]
+            else:
+                continue
+            found.update(t for t in targets if t in modules and t != name)
+        graph[name] = found
+    return graph
+
+
+GRAPH = import_graph()
+
+
+def layer(module: str) -> int:
+    top = module.removeprefix("msgraphlint").lstrip(".").split(".")[0]
+    return LAYER_OF[top]
+
+
+def test_every_module_has_a_layer():
+    unplaced = [m for m in GRAPH if m.removeprefix("msgraphlint").lstrip(".").split(".")[0] not in LAYER_OF]
+    assert unplaced == []
+
+
+def test_no_import_cycle():
+    """Tarjan's strongly connected components: any with two or more modules is a cycle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(GRAPH[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(GRAPH):
+        if module not in index:
+            visit(module)
+    assert cycles == []
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_imports_only_look_down(module):
+    upward = sorted(t for t in GRAPH[module] if layer(t) > layer(module))
+    assert upward == [], f"{module} (layer {layer(module)}) imports a layer above it"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("msgraphlint.checkers.")))
+def test_a_family_imports_only_the_engine(module):
+    assert sorted(t for t in GRAPH[module] if layer(t) != ENGINE) == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("msgraphlint.report")))
+def test_reporters_see_findings_not_the_engine(module):
+    tops = {t.removeprefix("msgraphlint.").split(".")[0] for t in GRAPH[module]}
+    assert tops <= REPORT_MAY_IMPORT
+
+
+def test_development_tools_are_not_installed():
+    """Benchmarks live in tools/, outside the package; nothing installed imports them."""
+    shipped = {path.stem for path in (ROOT / "msgraphlint").rglob("*.py")}
+    assert not shipped & {"benchmark", "bench", "probe"}
+    assert (ROOT / "tools" / "benchmark.py").is_file()
