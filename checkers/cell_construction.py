@@ -1,10 +1,10 @@
 """Cells, primitives and Parameters created inside compiled code.
 
 The compiler builds a Cell or primitive met in ``construct`` once, while compiling, by running its
-``__init__`` in Python: with constant arguments that works (advice: create it in ``__init__``), with
-an argument computed from the inputs it fails at every level. A layer with weights built there
-compiles, but its weights are never trained and GRAPH_MODE freezes one random draw. Creating a
-``Parameter`` in compiled code fails at every level.
+``__init__`` in Python. The family tells apart one built from constants (advice: create it in
+``__init__``), one built from an argument computed from the inputs, a layer with weights (never
+trained, one random initialisation frozen into the graph) and a ``Parameter`` created there.
+What the compiler does at each level is in msgraphlint/rules/cell_construction.toml.
 """
 
 from __future__ import annotations

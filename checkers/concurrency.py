@@ -1,10 +1,10 @@
 """Host concurrency in compiled code: threads, processes, pools and locks.
 
-Creating and starting a thread or process, submitting to a pool or taking a lock are host calls
-on constants: the graph compiler runs them once, while compiling, and the graph does none of it at
-run time. Workers are reported where they are created in compiled code; pools, workers and locks
-made elsewhere (``self.pool`` from ``__init__``, a module-level lock) where compiled code calls
-their methods. ``with <pool or lock>:`` is left to the syntax family, which rejects it.
+Creating and starting a thread or process, submitting to a pool or taking a lock are host calls on
+constants, which the graph compiler runs once, while compiling. Workers are reported where they are
+created in compiled code; pools, workers and locks made elsewhere (``self.pool`` from ``__init__``,
+a module-level lock) where compiled code calls their methods; ``with <pool or lock>:`` is left to
+the syntax family. What the compiler does at each level is in msgraphlint/rules/concurrency.toml.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Plain Python objects and Cell attributes used as state inside compiled code.
 
-The graph compiler understands Cells, Parameters, @jit_class objects and constants. A plain project
-class (neither a Cell nor a @jit_class) made to hold a tensor, or made to change its own state, and
-a Cell attribute that is not a Parameter assigned in construct, are all rejected at STRICT and run
-through the interpreter (JIT Fallback) at LAX, where tensor values read back lose their gradient.
-A @jit_class instance created from a tensor is rejected at every level.
+The graph compiler understands Cells, Parameters, @jit_class objects and constants. The family
+reports a plain project class (neither a Cell nor a @jit_class) made to hold a tensor or to change
+its own state, a Cell attribute that is not a Parameter assigned in construct or read back from
+there into tensor maths, and a @jit_class instance created from a tensor.
 
+What the compiler does at each level is in msgraphlint/rules/custom_types.toml.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ self.use_bias:``, ``if self.mode == "a":``); ``if True:``, module constants, ``s
 must be bound on every path.
 
 Later, type inference joins the values of the two branches of an ``if`` whose test is a tensor
-(every other test is known by then and folded): a tensor with a Python scalar, a tuple or a list
-fails at every level; None with a value fails at STRICT only.
+(every other test is known by then and folded): a tensor with a Python scalar, a tuple or a list,
+and None with a value. What the compiler does at each level is in msgraphlint/rules/data_flow.toml.
 """
 
 from __future__ import annotations

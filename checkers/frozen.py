@@ -1,8 +1,8 @@
 """Host values frozen at compile time: random draws (numpy.random, random) and clock reads.
 
 A host call whose arguments are all compile-time constants is evaluated once, while the graph is
-compiled, and its result becomes a constant of the graph: every step then reuses the same random
-number or the same time. PyNative calls it every step. This happens at every syntax level.
+compiled, and its result becomes a graph constant that every step reuses (PyNative calls it every
+step). What the compiler does at each level is in msgraphlint/rules/frozen.toml.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Host copies of tensors in compiled code: ``x.asnumpy()``, ``x.numpy()``, ``x.tolist()``.
 
-STRICT and COMPATIBLE reject them. LAX runs them through JIT Fallback, where automatic
-differentiation cannot follow, and the gradient of the Cell silently becomes zero; a Cell with a
-custom ``bprop`` keeps its gradient (advice only). On a Parameter the copy fails at every level.
+Reported on a tensor value, on a Parameter, and (as a rule of its own) in a Cell with a custom
+``bprop``, whose gradient does not come from automatic differentiation through the copy.
+What the compiler does at each level is in msgraphlint/rules/gradient.toml.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """MindSpore APIs that cannot be used with jit: removed decorators, jit-forbidden methods and
 functions, and classmethods.
 
-`ms_function` was removed in MindSpore 2.6 (`jit` replaces it): a module that imports it fails to
-import. MindSpore marks host-side APIs (`Cell.trainable_params`, `get_context`, initializers, ...)
-with `jit_forbidden_register` and refuses them in compiled code at every level. A classmethod called
-in compiled code loses its `cls` argument and fails at every level, however it is reached.
+`ms_function` was removed in MindSpore 2.6 (`jit` replaces it), so importing it fails. Calls in
+compiled code to host-side APIs MindSpore marks with `jit_forbidden_register` (`get_context`,
+`Cell.trainable_params`, initializers, ...) are reported, and so is a classmethod called there,
+however it is reached. What the compiler does at each level is in msgraphlint/rules/jit_api.toml.
 """
 
 from __future__ import annotations

@@ -1,18 +1,18 @@
 """Names the graph compiler cannot resolve: undefined names, attributes never set, and builtins the
 graph does not implement called on values that flow from the inputs.
 
-MindSpore resolves every name of a compiled function while it compiles, so a name Python would only
-miss at run time (a typo, a forgotten import, a class-body constant read without ``self.``) stops
-the compilation at every level: "The name 'x' is not defined, or not supported in graph mode".
-``self.x`` that no class of the object ever sets fails the same way ("object has no attribute").
-Code the compiler may fold away (under a constant ``if``, a ``for`` over a constant sequence, after
-a ``return``) is not reported: seen with 2.10, an undefined name in a branch whose condition is
-a compile-time constant compiles.
+MindSpore resolves every name of a compiled function while it compiles, so the family reports a name
+Python would only miss at run time (a typo, a forgotten import, a class-body constant read without
+``self.``) and a ``self.x`` that no class of the object ever sets. Code the compiler may fold away
+(under a constant ``if``, a ``for`` over a constant sequence, after a ``return``) is not reported:
+seen with 2.10, an undefined name in a branch whose condition is a compile-time constant compiles.
 
 Builtins the graph does not implement (``type``, ``repr``, ``all``, ...) are evaluated on the host
-at compile time; called on a variable they fail at STRICT and fall back to the interpreter at LAX.
-The graph's own list is read from MindSpore (msgraphlint/data/graph_builtins.toml); the ones the
-third-party family already reports (sorted, set, id, ...) are left to it.
+at compile time, so they are reported only when called on a variable. The graph's own list is read
+from MindSpore (msgraphlint/data/graph_builtins.toml); the ones the third-party family already
+reports (sorted, set, id, ...) are left to it.
+
+What the compiler does at each level is in msgraphlint/rules/names.toml.
 """
 
 from __future__ import annotations

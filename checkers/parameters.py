@@ -1,9 +1,9 @@
 """Parameters changed the host way inside compiled code, and in-place initialisers without kernels.
 
 `Parameter.set_data` and setting a Parameter's Python attributes (`requires_grad`, `name`) are
-host-side operations: they fail in construct at every level, where `ops.assign` is the graph's way
-to update a Parameter. PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) exist
-as Tensor methods but have no CPU kernel (the docs list them for Ascend only).
+host-side operations, reported in construct (`ops.assign` updates a Parameter in the graph).
+PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) are Tensor methods with no
+CPU kernel. What the compiler does at each level is in msgraphlint/rules/parameters.toml.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """PyTorch habits that MindSpore tensors and Cells do not understand.
 
 ``x.size(0)`` (size is an int property in MindSpore), ``x.cuda()`` / ``x.cpu()`` / ``x.to(device)``
-(placement is global, set with mindspore.set_device), ``x.detach()`` (ops.stop_gradient) fail in
-compiled code at every level; a Cell that defines ``forward`` but no ``construct`` fails when it is
-called. Tensor methods PyTorch and MindSpore share (``permute``, ``view``, ``numel``, ``item``,
-``to(dtype)``, ...) compile and are left alone.
+(placement is global, set with mindspore.set_device) and ``x.detach()`` (ops.stop_gradient) in
+compiled code, and a Cell that defines ``forward`` but no ``construct``. Tensor methods PyTorch and
+MindSpore share (``permute``, ``view``, ``numel``, ``item``, ``to(dtype)``, ...) are left alone.
+What the compiler does at each level is in msgraphlint/rules/pytorch_habits.toml.
 """
 
 from __future__ import annotations

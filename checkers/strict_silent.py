@@ -1,10 +1,10 @@
-"""Code that compiles without a word but does not do what the Python says, at STRICT (and, for
-some changes to module-level lists, at every level).
+"""Code that compiles without a word but does not do what the Python says.
 
-A dict returned from construct comes back as a tuple at STRICT. A module-level list changed in
-compiled code is a compile-time copy: `append`, `clear`, item assignment and `+=` are lost at every
-level; `extend`, `insert`, `pop` and `reverse` are lost at STRICT only (COMPATIBLE and LAX send them
-to the interpreter).
+The family reports a dict returned from construct, and a module-level list changed in compiled
+code, which is a compile-time copy: `append`, `clear`, item assignment and `+=` under one rule,
+`extend`, `insert`, `pop` and `reverse` under another (global-list-mutation-at-strict), because the
+compiler treats the two groups differently. What the compiler does at each level, and so which
+changes are lost where, is in msgraphlint/rules/strict_silent.toml.
 """
 
 from __future__ import annotations

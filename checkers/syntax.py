@@ -1,10 +1,10 @@
 """Python syntax the graph parser does not accept: statements, expressions and forms of them.
 
 MindSpore parses a compiled function's source with a fixed list of statement and expression types;
-anything else fails at every syntax level, whether or not the code would ever run (nested defs and
-lambdas are parsed with the function around them). Some accepted statements have limits of their
-own: loops without `else`, comprehensions with one `for`, `with` only on @jit_class instances and
-`raise` only of the standard exceptions the compiler names.
+anything else is reported, run or not (nested defs and lambdas are parsed with the function around
+them). Some accepted statements have limits of their own: loops without `else`, comprehensions with
+one `for`, `with` only on @jit_class instances, `raise` only of the standard exceptions the compiler
+names. What the compiler does at each level is in msgraphlint/rules/syntax.toml.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Third-party (host) libraries in compiled code: numpy, scipy, math and the like.
 
-A host call whose arguments are all compile-time constants is folded into the graph at every level
-(advice at most). With an argument that flows from the inputs it fails at STRICT/COMPATIBLE and
-falls back to the interpreter at LAX, where the gradient is lost; numpy's reductions fail
-everywhere because they call the tensor's own method with numpy-only keywords.
+A host call whose arguments are all compile-time constants is folded into the graph (advice at
+most); one with an argument that flows from the inputs is reported under a rule of its own, and so
+are numpy's reductions on a tensor, which call the tensor's own method with numpy-only keywords.
+What the compiler does at each level is in msgraphlint/rules/third_party.toml.
 """
 
 from __future__ import annotations

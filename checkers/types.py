@@ -3,7 +3,7 @@
 ``isinstance`` whose second argument is not a type (a dtype such as ``ms.float32``, a string, a list,
 a ``|`` union); ``range()`` of a tensor; a tuple or list indexed by a tensor; a tensor that may hold
 several elements used as a Python boolean; a function, method, Cell or primitive returned from
-construct. (The module is not called ``types`` so that it can never shadow the standard library.)
+construct. What the compiler does at each level is in msgraphlint/rules/types.toml.
 
 What is a tensor is judged by :class:`TensorKinds`, stricter than "flows from the inputs": a
 construct parameter may be a Python int or a tuple, so only values the code itself shows to be

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 
 from msgraphlint import catalogue
@@ -43,3 +46,22 @@ def test_no_sample_file_is_outside_the_convention():
         if path not in known and models not in path.parents
     ]
     assert stray == []
+
+
+# A level word: what the compiler does at each level lives in the catalogue (msgraphlint explain).
+_LEVEL_WORD = re.compile(
+    r"\b(STRICT|COMPATIBLE|LAX|every level|any level|all levels|syntax level)\b", re.IGNORECASE
+)
+
+
+@pytest.mark.parametrize("sample", SAMPLE_LIST, ids=lambda s: s.id)
+def test_sample_docstring_names_no_level(sample):
+    if sample.rule.family == "input":
+        pytest.skip("samples/input/ holds files that are not UTF-8 Python on purpose")
+    docstring = ast.get_docstring(ast.parse(sample.path.read_text(encoding="utf-8"))) or ""
+    # Rule symbols are names, not level claims (dict-return-at-strict ends in "strict").
+    for symbol in sorted((r.symbol for r in catalogue.rules()), key=len, reverse=True):
+        docstring = docstring.replace(symbol, "")
+    assert not _LEVEL_WORD.search(docstring), (
+        f"{sample.path.name}'s docstring restates a per-level fact; the catalogue holds those"
+    )

@@ -1,4 +1,4 @@
-"""cell-created-in-construct: built from constants inside construct it compiles; advice only."""
+"""cell-created-in-construct: Cells and a primitive built from constants inside construct. Per level: msgraphlint explain cell-created-in-construct."""
 
 from mindspore import nn, ops
 

@@ -1,4 +1,4 @@
-"""cell-created-in-construct, tidied: built once in __init__, or the functional form."""
+"""cell-created-in-construct, tidied: built once in __init__, or the functional form. Per level: msgraphlint explain cell-created-in-construct."""
 
 from mindspore import nn, ops
 

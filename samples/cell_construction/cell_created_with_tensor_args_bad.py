@@ -1,4 +1,4 @@
-"""cell-created-with-tensor-args: a Cell built in construct from a tensor fails at every level."""
+"""cell-created-with-tensor-args: a Cell built inside construct from a tensor value. Per level: msgraphlint explain cell-created-with-tensor-args."""
 
 from mindspore import nn
 

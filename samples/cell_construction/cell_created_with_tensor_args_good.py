@@ -1,5 +1,5 @@
-"""cell-created-with-tensor-args, fixed: build Cells in __init__ and pass tensors to their call,
-or compute with mindspore.ops functions."""
+"""cell-created-with-tensor-args, fixed: Cells built in __init__ take tensors in their call, or
+mindspore.ops functions compute. Per level: msgraphlint explain cell-created-with-tensor-args."""
 
 from mindspore import nn, ops
 

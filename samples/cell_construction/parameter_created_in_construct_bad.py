@@ -1,4 +1,4 @@
-"""parameter-created-in-construct: creating a Parameter in compiled code fails at every level."""
+"""parameter-created-in-construct: a Parameter created inside construct. Per level: msgraphlint explain parameter-created-in-construct."""
 
 import mindspore as ms
 from mindspore import Parameter, nn, ops

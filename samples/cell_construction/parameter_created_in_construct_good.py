@@ -1,5 +1,5 @@
 """parameter-created-in-construct, fixed: Parameters are created in __init__; untrained values are
-plain tensors."""
+plain tensors. Per level: msgraphlint explain parameter-created-in-construct."""
 
 import mindspore as ms
 from mindspore import Parameter, nn, ops

@@ -1,5 +1,5 @@
-"""weighted-cell-created-in-construct: the layer's weights are never trained, and GRAPH_MODE freezes
-one random initialisation where PyNative draws new weights on every call."""
+"""weighted-cell-created-in-construct: layers with weights (nn.Dense, mint.nn.Linear) created and
+called inside construct. Per level: msgraphlint explain weighted-cell-created-in-construct."""
 
 from mindspore import mint, nn
 

@@ -1,5 +1,5 @@
 """weighted-cell-created-in-construct, fixed: layers are created in __init__, so their weights are
-Parameters of the network."""
+Parameters of the network. Per level: msgraphlint explain weighted-cell-created-in-construct."""
 
 from mindspore import mint, nn
 

@@ -1,7 +1,7 @@
 """graph-compile-error: an error only the compiler finds (shapes that do not fit), no static rule.
 
 msgraphlint cannot see shapes, so the static check is silent; `msgraphlint check --confirm`
-compiles the Cell and reports MindSpore's own message at the line it names.
+compiles the Cell and reports MindSpore's message. Per level: msgraphlint explain graph-compile-error.
 """
 
 from mindspore import nn, ops

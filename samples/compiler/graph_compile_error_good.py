@@ -1,4 +1,4 @@
-"""graph-compile-error: the same projection with a weight whose shape fits a [2,2] input."""
+"""graph-compile-error: the same projection with a weight whose shape fits a [2,2] input. Per level: msgraphlint explain graph-compile-error."""
 
 from mindspore import nn, ops
 

@@ -1,4 +1,4 @@
-"""host-concurrency: threads and pools started in construct run once, at compile time."""
+"""host-concurrency: threads, a pool and a timer started inside compiled code. Per level: msgraphlint explain host-concurrency."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor

@@ -1,4 +1,4 @@
-"""host-concurrency, fixed: the training loop does the host work; the graph only computes."""
+"""host-concurrency, fixed: the training loop does the host work; the graph only computes. Per level: msgraphlint explain host-concurrency."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor

@@ -1,6 +1,6 @@
 """custom-object-mutation: a held helper object changes its own state inside construct.
 
-STRICT: "the member attribute must be of the Parameter type". LAX: runs in the interpreter.
+What the compiler does at each level: msgraphlint explain custom-object-mutation.
 """
 
 from mindspore import nn

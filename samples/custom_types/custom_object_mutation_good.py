@@ -1,4 +1,4 @@
-"""custom-object-mutation, fixed: the step count is a Parameter updated with ops.assign."""
+"""custom-object-mutation, fixed: the step count is a Parameter updated with ops.assign. Per level: msgraphlint explain custom-object-mutation."""
 
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops

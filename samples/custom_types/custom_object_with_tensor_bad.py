@@ -1,7 +1,7 @@
 """custom-object-with-tensor: a plain Python object made to hold a tensor inside construct.
 
-STRICT: "the inputs should be constant" / "the member attribute must be of the Parameter type".
-LAX: compiles through the interpreter and the gradient of the whole Cell comes back zero.
+The object is a project class, neither a Cell nor a @jit_class.
+What the compiler does at each level: msgraphlint explain custom-object-with-tensor.
 """
 
 from mindspore import nn

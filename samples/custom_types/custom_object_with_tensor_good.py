@@ -1,4 +1,4 @@
-"""custom-object-with-tensor, fixed: tensors travel as values, state lives in a Parameter."""
+"""custom-object-with-tensor, fixed: tensors travel as values, state lives in a Parameter. Per level: msgraphlint explain custom-object-with-tensor."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops

@@ -1,4 +1,4 @@
-"""jit-class-variable-init: a @jit_class instance built from a tensor: rejected at every level."""
+"""jit-class-variable-init: a @jit_class instance built inside construct from a tensor. Per level: msgraphlint explain jit-class-variable-init."""
 
 import mindspore as ms
 from mindspore import nn

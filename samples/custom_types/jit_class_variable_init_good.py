@@ -1,4 +1,4 @@
-"""jit-class-variable-init, fixed: build the instance from constants, pass the tensor in."""
+"""jit-class-variable-init, fixed: build the instance from constants, pass the tensor in. Per level: msgraphlint explain jit-class-variable-init."""
 
 import mindspore as ms
 from mindspore import nn

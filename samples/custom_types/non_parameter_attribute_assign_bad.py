@@ -1,6 +1,6 @@
 """non-parameter-attribute-assign: plain Cell attributes assigned inside construct.
 
-STRICT: "the member attribute must be of the Parameter type". LAX: runs in the interpreter.
+What the compiler does at each level: msgraphlint explain non-parameter-attribute-assign.
 """
 
 from mindspore import nn

@@ -1,4 +1,4 @@
-"""non-parameter-attribute-assign, fixed: state that changes per step is a Parameter."""
+"""non-parameter-attribute-assign, fixed: state that changes per step is a Parameter. Per level: msgraphlint explain non-parameter-attribute-assign."""
 
 import mindspore as ms
 import numpy as np

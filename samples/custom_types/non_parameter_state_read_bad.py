@@ -1,7 +1,7 @@
 """non-parameter-state-read: an attribute assigned in construct read back into tensor maths.
 
-STRICT: the assignment is rejected. LAX: the value comes back through the interpreter and the
-gradient of the whole Cell is zero.
+The attribute is a plain Cell attribute, not a Parameter.
+What the compiler does at each level: msgraphlint explain non-parameter-state-read.
 """
 
 from mindspore import nn

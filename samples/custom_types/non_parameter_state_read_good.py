@@ -1,4 +1,4 @@
-"""non-parameter-state-read, fixed: a local variable (or a Parameter for real per-step state)."""
+"""non-parameter-state-read, fixed: a local variable (or a Parameter for real per-step state). Per level: msgraphlint explain non-parameter-state-read."""
 
 from mindspore import nn
 

@@ -1,7 +1,7 @@
 """branch-none-join: the branches of an if on a tensor give None and a tensor.
 
-STRICT rejects the join ("Cannot join the return values of different branches"); COMPATIBLE and
-LAX compile these, because the joined value is only returned.
+The joined value is only returned from construct.
+What the compiler does at each level: msgraphlint explain branch-none-join.
 """
 
 from mindspore import nn

@@ -1,5 +1,5 @@
 """branch-none-join, fixed: every branch gives a tensor; None tested with `is None` or under a
-`self` flag is decided while compiling and is fine."""
+`self` flag is decided while compiling. Per level: msgraphlint explain branch-none-join."""
 
 from mindspore import nn, ops
 

@@ -1,7 +1,7 @@
 """branch-type-mismatch: the branches of an if on a tensor give a tensor and a Python number.
 
-"Cannot join the return values of different branches" at every level (the assigned-then-used
-variable fails at STRICT and COMPATIBLE with "the inputs should be constant" instead).
+In returns, in a variable bound in one branch and used after the if, and in an if expression.
+What the compiler does at each level: msgraphlint explain branch-type-mismatch.
 """
 
 from mindspore import nn

@@ -1,5 +1,5 @@
-"""branch-type-mismatch, fixed: both branches give tensors (or the same literal type); joins the
-compiler accepts are not reported (tuples of different lengths, a test known while compiling)."""
+"""branch-type-mismatch, fixed: branches give tensors (or one literal type), tuples of different
+lengths, or a test known while compiling. Per level: msgraphlint explain branch-type-mismatch."""
 
 from mindspore import nn, ops
 

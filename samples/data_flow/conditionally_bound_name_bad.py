@@ -1,9 +1,9 @@
 """conditionally-bound-name: names read after an if that binds them in one branch only, or after
 the loop whose body binds them.
 
-The parser rejects each at every level, although Python would run them all: the shape test and the
-isinstance test are not folded while parsing, and a loop body's names never leave the loop, even
-for a constant trip count or a CellList.
+Python would run them all: the shape test and the isinstance test are not folded while parsing,
+and a loop body's names never leave the loop, even for a constant trip count or a CellList.
+What the compiler does at each level: msgraphlint explain conditionally-bound-name.
 """
 
 from mindspore import Tensor, nn

@@ -1,7 +1,7 @@
 """conditionally-bound-name, fixed: every name is bound on every path that reaches its use.
 
-A default before the if or the loop, a branch that returns or raises instead of binding, and a test
-the parser folds (`self` flags and settings) are all fine.
+A default before the if or the loop, a branch that returns or raises instead of binding, a test the
+parser folds (`self` flags, settings). Per level: msgraphlint explain conditionally-bound-name.
 """
 
 from mindspore import Tensor, nn

@@ -1,4 +1,4 @@
-"""clock-frozen: time read in construct is read once, at compile time, and never again."""
+"""clock-frozen: the time read (time, datetime) inside construct and a jit function. Per level: msgraphlint explain clock-frozen."""
 
 import time
 from datetime import datetime

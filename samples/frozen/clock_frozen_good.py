@@ -1,4 +1,4 @@
-"""clock-frozen, fixed: the training loop times and stamps the compiled call from outside."""
+"""clock-frozen, fixed: the training loop times and stamps the compiled call from outside. Per level: msgraphlint explain clock-frozen."""
 
 import time
 

@@ -1,4 +1,4 @@
-"""random-frozen: numpy/stdlib random numbers in construct are drawn once, at compile time."""
+"""random-frozen: numpy and stdlib random numbers drawn inside construct and a jit function. Per level: msgraphlint explain random-frozen."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""random-frozen, fixed: MindSpore's random operators draw on every step."""
+"""random-frozen, fixed: MindSpore's random operators draw inside the graph. Per level: msgraphlint explain random-frozen."""
 
 import numpy as np
 from mindspore import Tensor, jit, nn, ops

@@ -1,4 +1,4 @@
-"""asnumpy-in-graph: a tensor copied to the host; STRICT rejects it, LAX loses the gradient."""
+"""asnumpy-in-graph: a tensor copied to the host (asnumpy, numpy, tolist) in compiled code. Per level: msgraphlint explain asnumpy-in-graph."""
 
 from mindspore import Tensor, jit, nn
 

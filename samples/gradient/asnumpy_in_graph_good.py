@@ -1,4 +1,4 @@
-"""asnumpy-in-graph, fixed: stay on tensors (item() for a scalar), so the gradient flows."""
+"""asnumpy-in-graph, fixed: stay on tensors (item() for a scalar), so the gradient flows. Per level: msgraphlint explain asnumpy-in-graph."""
 
 from mindspore import jit, nn
 

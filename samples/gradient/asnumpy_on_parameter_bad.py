@@ -1,4 +1,4 @@
-"""asnumpy-on-parameter: a Parameter copied to the host in construct fails at every level."""
+"""asnumpy-on-parameter: a Parameter copied to the host inside construct. Per level: msgraphlint explain asnumpy-on-parameter."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn

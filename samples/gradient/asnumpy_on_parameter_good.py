@@ -1,4 +1,4 @@
-"""asnumpy-on-parameter, fixed: the Parameter is used as a tensor inside the graph."""
+"""asnumpy-on-parameter, fixed: the Parameter is used as a tensor inside the graph. Per level: msgraphlint explain asnumpy-on-parameter."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn

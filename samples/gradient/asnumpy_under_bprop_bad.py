@@ -1,4 +1,4 @@
-"""asnumpy-under-bprop: a host copy in a Cell with a custom bprop; only LAX compiles it."""
+"""asnumpy-under-bprop: a host copy in construct of a Cell with a custom bprop. Per level: msgraphlint explain asnumpy-under-bprop."""
 
 from mindspore import Tensor, nn
 

@@ -1,4 +1,4 @@
-"""asnumpy-under-bprop, fixed: the forward uses tensor operations; bprop still sets the gradient."""
+"""asnumpy-under-bprop, fixed: the forward uses tensor operations; bprop still sets the gradient. Per level: msgraphlint explain asnumpy-under-bprop."""
 
 from mindspore import Tensor, nn, ops
 

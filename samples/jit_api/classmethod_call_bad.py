@@ -1,4 +1,4 @@
-"""classmethod-call: a classmethod called in construct loses its `cls`: every level fails."""
+"""classmethod-call: a classmethod called inside construct. Per level: msgraphlint explain classmethod-call."""
 
 from mindspore import nn
 

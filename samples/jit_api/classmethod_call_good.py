@@ -1,4 +1,4 @@
-"""classmethod-call, fixed: a staticmethod reads class constants through the class name."""
+"""classmethod-call, fixed: a staticmethod reads class constants through the class name. Per level: msgraphlint explain classmethod-call."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""jit-forbidden-api: host-side APIs MindSpore refuses in compiled code, at every level."""
+"""jit-forbidden-api: host-side APIs MindSpore marks as forbidden in compiled code, called there. Per level: msgraphlint explain jit-forbidden-api."""
 
 import mindspore as ms
 import numpy as np

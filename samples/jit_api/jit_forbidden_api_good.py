@@ -1,4 +1,4 @@
-"""jit-forbidden-api, fixed: ask once in __init__ and keep the answer."""
+"""jit-forbidden-api, fixed: ask once in __init__ and keep the answer. Per level: msgraphlint explain jit-forbidden-api."""
 
 import mindspore as ms
 import numpy as np

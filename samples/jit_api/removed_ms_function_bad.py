@@ -1,4 +1,4 @@
-"""removed-ms-function: MindSpore 1.x code; ms_function is gone since 2.6 and the import fails."""
+"""removed-ms-function: MindSpore 1.x code that imports ms_function, gone since 2.6. Per level: msgraphlint explain removed-ms-function."""
 
 import mindspore as ms
 from mindspore import ms_function  # expect: removed-ms-function

@@ -1,4 +1,4 @@
-"""removed-ms-function, fixed: mindspore.jit (fullgraph=True asks for STRICT checking)."""
+"""removed-ms-function, fixed: mindspore.jit, with and without fullgraph=True. Per level: msgraphlint explain removed-ms-function."""
 
 import mindspore as ms
 from mindspore import jit

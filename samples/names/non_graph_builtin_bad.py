@@ -1,5 +1,5 @@
-"""non-graph-builtin: builtins the graph does not implement, called on a tensor value: STRICT and
-COMPATIBLE reject them, LAX runs them in the interpreter."""
+"""non-graph-builtin: builtins the graph does not implement, called on a tensor value.
+What the compiler does at each level: msgraphlint explain non-graph-builtin."""
 
 import mindspore as ms
 from mindspore import nn

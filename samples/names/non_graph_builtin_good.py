@@ -1,5 +1,5 @@
 """non-graph-builtin: the compile-time questions and ops that replace them, and a host builtin on
-constants (evaluated once while compiling, at every level)."""
+constants (evaluated once while compiling). Per level: msgraphlint explain non-graph-builtin."""
 
 import mindspore as ms
 from mindspore import nn, ops

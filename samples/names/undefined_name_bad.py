@@ -1,5 +1,5 @@
-"""undefined-name: names the graph compiler cannot resolve fail at every level, even where Python
-would only fail when (if ever) the line runs."""
+"""undefined-name: names the graph compiler cannot resolve, even where Python would only fail
+when (if ever) the line runs. Per level: msgraphlint explain undefined-name."""
 
 from mindspore import nn
 

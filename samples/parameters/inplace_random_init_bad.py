@@ -1,4 +1,4 @@
-"""inplace-random-init: PyTorch-style in-place initialisers have no CPU kernel (Ascend only)."""
+"""inplace-random-init: PyTorch-style in-place initialisers (normal_, zero_, fill_) in construct. Per level: msgraphlint explain inplace-random-init."""
 
 from mindspore import nn, ops
 

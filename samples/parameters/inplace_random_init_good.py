@@ -1,4 +1,4 @@
-"""inplace-random-init, fixed: out-of-place operators, or initialise once in __init__."""
+"""inplace-random-init, fixed: out-of-place operators, or initialise once in __init__. Per level: msgraphlint explain inplace-random-init."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops

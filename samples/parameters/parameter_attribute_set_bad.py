@@ -1,4 +1,4 @@
-"""parameter-attribute-set: freezing a Parameter inside construct fails at every level."""
+"""parameter-attribute-set: a Parameter frozen (requires_grad set) inside construct. Per level: msgraphlint explain parameter-attribute-set."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn

@@ -1,4 +1,4 @@
-"""parameter-attribute-set, fixed: freeze in __init__, or stop the gradient inside the graph."""
+"""parameter-attribute-set, fixed: freeze in __init__, or stop the gradient inside the graph. Per level: msgraphlint explain parameter-attribute-set."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops

@@ -1,4 +1,4 @@
-"""parameter-set-data: Parameter.set_data inside construct fails at every level."""
+"""parameter-set-data: Parameter.set_data called inside construct. Per level: msgraphlint explain parameter-set-data."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops

@@ -1,4 +1,4 @@
-"""parameter-set-data, fixed: ops.assign updates a Parameter inside the graph."""
+"""parameter-set-data, fixed: ops.assign updates a Parameter inside the graph. Per level: msgraphlint explain parameter-set-data."""
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops

@@ -1,4 +1,4 @@
-"""detach-call: MindSpore tensors have no detach(); fails at every level."""
+"""detach-call: PyTorch's x.detach(), which MindSpore tensors do not have. Per level: msgraphlint explain detach-call."""
 
 from mindspore import nn
 

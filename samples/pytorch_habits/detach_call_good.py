@@ -1,4 +1,4 @@
-"""detach-call, fixed: ops.stop_gradient cuts the value out of the gradient."""
+"""detach-call, fixed: ops.stop_gradient cuts the value out of the gradient. Per level: msgraphlint explain detach-call."""
 
 from mindspore import nn, ops
 

@@ -1,4 +1,4 @@
-"""device-move-call: x.cuda(), x.cpu() and x.to(device) fail in compiled code at every level."""
+"""device-move-call: x.cuda(), x.cpu() and x.to(device) in compiled code. Per level: msgraphlint explain device-move-call."""
 
 from mindspore import nn, ops
 

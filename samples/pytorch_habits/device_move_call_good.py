@@ -1,4 +1,4 @@
-"""device-move-call, fixed: no moves in the graph (mindspore.set_device picks the device)."""
+"""device-move-call, fixed: no moves in the graph (mindspore.set_device picks the device). Per level: msgraphlint explain device-move-call."""
 
 import mindspore as ms
 from mindspore import nn, ops

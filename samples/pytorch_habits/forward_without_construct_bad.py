@@ -1,4 +1,4 @@
-"""forward-without-construct: a Cell ported with forward() fails as soon as it is called."""
+"""forward-without-construct: a Cell ported from PyTorch with forward() and no construct(). Per level: msgraphlint explain forward-without-construct."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""forward-without-construct, fixed: the computation is in construct()."""
+"""forward-without-construct, fixed: the computation is in construct(). Per level: msgraphlint explain forward-without-construct."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""tensor-size-call: PyTorch's x.size(0) calls an int in MindSpore and fails at every level."""
+"""tensor-size-call: PyTorch's x.size(0), where MindSpore's x.size is an int. Per level: msgraphlint explain tensor-size-call."""
 
 from mindspore import nn
 

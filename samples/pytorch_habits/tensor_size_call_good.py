@@ -1,4 +1,4 @@
-"""tensor-size-call, fixed: dimensions come from x.shape; x.size is the element count."""
+"""tensor-size-call, fixed: dimensions come from x.shape; x.size is the element count. Per level: msgraphlint explain tensor-size-call."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""dict-return-at-strict: a dict returned from construct comes back as a tuple at STRICT only."""
+"""dict-return-at-strict: a dict returned from construct. Per level: msgraphlint explain dict-return-at-strict."""
 
 import mindspore as ms
 from mindspore import nn

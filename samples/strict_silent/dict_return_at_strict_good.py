@@ -1,4 +1,4 @@
-"""dict-return-at-strict, fixed: return a tuple; dicts used inside the graph are fine."""
+"""dict-return-at-strict, fixed: return a tuple; dicts used inside the graph are fine. Per level: msgraphlint explain dict-return-at-strict."""
 
 import mindspore as ms
 from mindspore import nn

@@ -1,4 +1,4 @@
-"""global-list-mutation-at-strict: extend/insert on a module-level list are lost at STRICT only."""
+"""global-list-mutation-at-strict: extend and insert on a module-level list inside construct. Per level: msgraphlint explain global-list-mutation-at-strict."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""global-list-mutation-at-strict, fixed: return the value; the caller collects it."""
+"""global-list-mutation-at-strict, fixed: return the value; the caller collects it. Per level: msgraphlint explain global-list-mutation-at-strict."""
 
 from mindspore import nn
 

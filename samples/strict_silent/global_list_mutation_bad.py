@@ -1,4 +1,4 @@
-"""global-list-mutation: appending to a module-level list in construct is lost at every level."""
+"""global-list-mutation: append and += on a module-level list inside construct. Per level: msgraphlint explain global-list-mutation."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""global-list-mutation, fixed: return the value; the caller collects it."""
+"""global-list-mutation, fixed: return the value; the caller collects it. Per level: msgraphlint explain global-list-mutation."""
 
 from mindspore import nn
 

@@ -1,4 +1,4 @@
-"""loop-else, fixed: a flag set before break and tested after the loop."""
+"""loop-else, fixed: a flag set before break and tested after the loop. Per level: msgraphlint explain loop-else."""
 
 from mindspore import nn
 

@@ -1,6 +1,6 @@
 """multi-generator-comprehension: list, dict and generator comprehensions with two 'for' clauses.
 
-"The 'generators' supports 1 'comprehension' in ListComp/GeneratorExp, but got 2" at every level.
+What the compiler does at each level: msgraphlint explain multi-generator-comprehension.
 """
 
 from mindspore import nn

@@ -1,4 +1,4 @@
-"""multi-generator-comprehension, fixed: nested for loops, or one comprehension per loop."""
+"""multi-generator-comprehension, fixed: nested for loops, or one comprehension per loop. Per level: msgraphlint explain multi-generator-comprehension."""
 
 from mindspore import nn
 

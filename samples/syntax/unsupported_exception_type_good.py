@@ -1,5 +1,5 @@
 """unsupported-exception-type, fixed: the standard exceptions the compiler knows, details in the
-message."""
+message. Per level: msgraphlint explain unsupported-exception-type."""
 
 from mindspore import nn
 

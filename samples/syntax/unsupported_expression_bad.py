@@ -1,6 +1,6 @@
 """unsupported-expression: sets, the walrus operator, yield and complex literals in compiled code.
 
-Each stops the graph parser at every level: "Unsupported expression 'Set'" and the like.
+What the compiler does at each level: msgraphlint explain unsupported-expression.
 """
 
 from mindspore import nn, ops

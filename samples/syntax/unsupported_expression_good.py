@@ -1,5 +1,5 @@
 """unsupported-expression, fixed: tuples instead of sets, assignments instead of ':=', lists
-instead of generators."""
+instead of generators. Per level: msgraphlint explain unsupported-expression."""
 
 from mindspore import nn, ops
 

@@ -1,6 +1,6 @@
 """unsupported-statement: try, del, import, class, nonlocal and match inside construct.
 
-The graph parser stops at each of them with "Unsupported statement '<Type>'", at every level.
+What the compiler does at each level: msgraphlint explain unsupported-statement.
 """
 
 from mindspore import jit, nn, ops

@@ -1,5 +1,5 @@
 """unsupported-statement, fixed: if/else instead of try and match, imports and classes at module
-level, values returned instead of nonlocal."""
+level, values returned instead of nonlocal. Per level: msgraphlint explain unsupported-statement."""
 
 import math
 

@@ -1,6 +1,6 @@
 """with-non-jit-class: 'with' on a lock, a file, a thread pool, a plain class and a Cell.
 
-Compiled code enters only @jit_class instances: "Only support jit_class instance, but got ...".
+What the compiler does at each level: msgraphlint explain with-non-jit-class.
 """
 
 import os

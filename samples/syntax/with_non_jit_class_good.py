@@ -1,4 +1,4 @@
-"""with-non-jit-class, fixed: the context manager is a @jit_class; host work stays outside."""
+"""with-non-jit-class, fixed: the context manager is a @jit_class; host work stays outside. Per level: msgraphlint explain with-non-jit-class."""
 
 from mindspore import jit_class, nn, ops
 

@@ -1,7 +1,7 @@
 """host-call-on-tensor: scipy/math on a tensor value inside construct.
 
-STRICT: "the inputs should be constant". LAX: compiles through the interpreter and the gradient of
-the whole Cell comes back zero.
+The argument flows from the inputs, so it is not a compile-time constant.
+What the compiler does at each level: msgraphlint explain host-call-on-tensor.
 """
 
 import math

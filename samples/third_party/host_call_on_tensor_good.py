@@ -1,4 +1,4 @@
-"""host-call-on-tensor, fixed: MindSpore operators stay in the graph and are differentiated."""
+"""host-call-on-tensor, fixed: MindSpore operators stay in the graph and are differentiated. Per level: msgraphlint explain host-call-on-tensor."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""numpy-on-constants: compiles at every level (folded at compile time); advice only."""
+"""numpy-on-constants: numpy called on constants only, inside construct. Per level: msgraphlint explain numpy-on-constants."""
 
 import numpy as np
 from mindspore import Tensor, nn

@@ -1,4 +1,4 @@
-"""numpy-on-constants, tidied: the constant is built once in __init__."""
+"""numpy-on-constants, tidied: the constant is built once in __init__. Per level: msgraphlint explain numpy-on-constants."""
 
 import numpy as np
 from mindspore import Tensor, nn

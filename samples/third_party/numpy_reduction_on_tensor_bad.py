@@ -1,4 +1,4 @@
-"""numpy-reduction-on-tensor: np.sum(x) calls x.sum(axis=None, out=None) and fails at every level."""
+"""numpy-reduction-on-tensor: np.sum(x) on a tensor, which calls x.sum(axis=None, out=None). Per level: msgraphlint explain numpy-reduction-on-tensor."""
 
 import numpy as np
 from mindspore import nn

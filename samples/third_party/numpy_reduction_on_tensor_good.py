@@ -1,4 +1,4 @@
-"""numpy-reduction-on-tensor, fixed: the Tensor method or the ops function."""
+"""numpy-reduction-on-tensor, fixed: the Tensor method or the ops function. Per level: msgraphlint explain numpy-reduction-on-tensor."""
 
 from mindspore import nn, ops
 

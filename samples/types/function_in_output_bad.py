@@ -1,6 +1,6 @@
 """function-in-output: construct hands a function, a method or a sub-Cell back to Python.
 
-Every level: RuntimeError "Function in output is not supported. Please check your code."
+What the compiler does at each level: msgraphlint explain function-in-output.
 """
 
 from mindspore import nn, ops

@@ -1,7 +1,7 @@
 """function-in-output-dict: construct returns a dict that holds a function.
 
-STRICT: RuntimeError "Function in output is not supported". COMPATIBLE and LAX: compiles, and the
-dict comes back with 0 where the function was.
+The function is a value of the dict, next to a tensor.
+What the compiler does at each level: msgraphlint explain function-in-output-dict.
 """
 
 from mindspore import nn

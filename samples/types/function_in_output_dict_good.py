@@ -1,4 +1,4 @@
-"""function-in-output-dict, fixed: the function is applied inside the graph; only tensors go back."""
+"""function-in-output-dict, fixed: the function is applied inside the graph; only tensors go back. Per level: msgraphlint explain function-in-output-dict."""
 
 from mindspore import nn
 

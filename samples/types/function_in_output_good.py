@@ -1,6 +1,6 @@
-"""function-in-output, fixed: functions are called inside the graph and only tensors go back.
-
-A helper may hand a function to the graph that called it: that stays in the graph.
+"""function-in-output, fixed: functions are called inside the graph and only tensors go back;
+a helper may hand a function to the graph that called it, which keeps it in the graph.
+What the compiler does at each level: msgraphlint explain function-in-output.
 """
 
 from mindspore import nn, ops

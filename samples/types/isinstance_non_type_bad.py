@@ -1,7 +1,7 @@
 """isinstance-non-type: isinstance given a dtype, a list or a `|` union instead of a type.
 
-Every level: TypeError "isinstance() arg 2 must be a type or tuple of types." (the union, which
-Python 3.10+ accepts, is rejected by the graph compiler too).
+Python 3.10+ accepts the union; the graph compiler has its own rules for isinstance.
+What the compiler does at each level: msgraphlint explain isinstance-non-type.
 """
 
 import mindspore as ms

@@ -1,4 +1,4 @@
-"""isinstance-non-type, fixed: dtypes compared with ==, types passed as a tuple."""
+"""isinstance-non-type, fixed: dtypes compared with ==, types passed as a tuple. Per level: msgraphlint explain isinstance-non-type."""
 
 import mindspore as ms
 from mindspore import Tensor, nn

@@ -1,7 +1,7 @@
 """range-of-tensor: a loop count computed as a tensor.
 
-Every level: TypeError "For 'make_range', the 0th input should be a int scalar but got
-AbstractTensor(...)".
+range() is given a tensor where MindSpore's make_range wants a Python int.
+What the compiler does at each level: msgraphlint explain range-of-tensor.
 """
 
 import mindspore as ms

@@ -1,4 +1,4 @@
-"""range-of-tensor, fixed: loop over a shape, or convert the scalar tensor with int() first."""
+"""range-of-tensor, fixed: loop over a shape, or convert the scalar tensor with int() first. Per level: msgraphlint explain range-of-tensor."""
 
 from mindspore import nn, ops
 

@@ -1,8 +1,8 @@
 """tensor-as-bool: a [2,2] tensor used as a Python boolean.
 
-Every level: ValueError "Only tensor which shape is () or (1,) can be converted to bool, but got
-tensor shape is (2, 2)" (while: "The truth value of an array with more than one element is
-ambiguous"). Reported as advice: statically the shape is unknown.
+In if and while tests and an if expression; msgraphlint cannot see shapes, so it does not know
+whether the tensor holds one element.
+What the compiler does at each level: msgraphlint explain tensor-as-bool.
 """
 
 import mindspore as ms

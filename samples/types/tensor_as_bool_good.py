@@ -1,4 +1,4 @@
-"""tensor-as-bool, fixed: reduce to one element first, or select elementwise."""
+"""tensor-as-bool, fixed: reduce to one element first, or select elementwise. Per level: msgraphlint explain tensor-as-bool."""
 
 from mindspore import nn, ops
 

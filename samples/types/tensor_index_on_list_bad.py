@@ -1,7 +1,7 @@
 """tensor-index-on-list: picking one of several tensors in a list with a tensor index.
 
-STRICT and COMPATIBLE: "the inputs should be constant, but found variable". LAX: runs the lookup in
-the interpreter; the output is right, the gradient is zero.
+The index comes from ops.argmax, so it is known only when the graph runs.
+What the compiler does at each level: msgraphlint explain tensor-index-on-list.
 """
 
 from mindspore import nn, ops

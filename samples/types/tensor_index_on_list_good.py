@@ -1,4 +1,4 @@
-"""tensor-index-on-list, fixed: stack the candidates and index the tensor, or use a Python int."""
+"""tensor-index-on-list, fixed: stack the candidates and index the tensor, or use a Python int. Per level: msgraphlint explain tensor-index-on-list."""
 
 from mindspore import nn, ops
 

@@ -1,7 +1,7 @@
 """tensor-index-on-tuple: picking one of several tensors with a tensor index.
 
-STRICT: "using Tensor index to get value from tuple requires that all elements in tuple should be
-function". COMPATIBLE and LAX: compiles, the output is right, the gradient is zero.
+The index comes from ops.argmax, so it is known only when the graph runs.
+What the compiler does at each level: msgraphlint explain tensor-index-on-tuple.
 """
 
 from mindspore import nn, ops

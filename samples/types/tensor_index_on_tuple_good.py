@@ -1,4 +1,4 @@
-"""tensor-index-on-tuple, fixed: stack the candidates and index the tensor (a differentiable gather)."""
+"""tensor-index-on-tuple, fixed: stack the candidates and index the tensor (a differentiable gather). Per level: msgraphlint explain tensor-index-on-tuple."""
 
 import mindspore as ms
 from mindspore import nn, ops
