@@ -83,6 +83,10 @@ class Rule:
     static_severity: "Severity | None" = None
     static_severity_why: str = ""
     replacements: str = ""  # the name of a table in data/replacements.toml
+    # ``msgraphlint check --fix``: "safe" (applied by --fix), "unsafe" (only with --unsafe-fixes),
+    # or "" (no fix), and why; msgraphlint/fix/ makes the edits.
+    autofix: str = ""
+    autofix_why: str = ""
 
     def verdict(self, level: Level, device: str = "CPU") -> Verdict:
         return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])

@@ -186,6 +186,21 @@ def check(
         typer.Option("--jobs", "-j", min=1, help="Processes to run at once, for the analysis and"
                      " for --confirm's children \\[default: all cores]."),
     ] = None,
+    fix: Annotated[
+        bool,
+        typer.Option("--fix", help="Rewrite the files with the safe fixes (docs/fixes.md), then"
+                     " report what is left."),
+    ] = False,
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option("--unsafe-fixes", help="With --fix or --diff, also the fixes that can change"
+                     " behaviour; otherwise show them as available."),
+    ] = False,
+    diff: Annotated[
+        bool,
+        typer.Option("--diff", help="Print the fixes as a unified diff and write nothing (exit 1"
+                     " when there is something to fix)."),
+    ] = False,
     no_cache: Annotated[
         bool,
         typer.Option(
@@ -222,15 +237,25 @@ def check(
         paths, config, raw, jobs=jobs, use_cache=not no_cache, baseline=baseline,
         write_baseline=record_baseline,
         confirm="all" if confirm_all else "findings" if confirm else None,
+        fix=fix or diff, unsafe_fixes=unsafe_fixes, diff=diff,
     )
     try:
         outcome = pipeline.run(request)
     except pipeline.PipelineError as error:
         raise fail(str(error)) from None
+    if diff:
+        sys.stdout.write(outcome.diff)
+        count, files = len(outcome.fixed), len({f.path for f in outcome.fixed})
+        typer.echo(f"msgraphlint: would fix {count} problem{'s' * (count != 1)} in {files}"
+                   f" file{'s' * (files != 1)}" if count else "msgraphlint: nothing to fix", err=True)
+        for message in outcome.notices:
+            typer.echo(f"msgraphlint: {message}", err=True)
+        raise typer.Exit(1 if outcome.diff else 0)
     times = (started, datetime.now(timezone.utc)) if sarif_timestamps else None
     result = RunResult(outcome.findings, config, outcome.files_checked,
                        internal_errors=outcome.internal_errors,
-                       confirm_summary=outcome.confirm_summary)
+                       confirm_summary=outcome.confirm_summary, fixed=len(outcome.fixed),
+                       unsafe_fixes=unsafe_fixes)
 
     wants_colour = colour if colour is not None else (output is None and sys.stdout.isatty())
     text, notices = render(result, colour=wants_colour, category=category, times=times)

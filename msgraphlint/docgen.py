@@ -83,6 +83,7 @@ def rule_page(rule: Rule) -> str:
         parts += ["", f"MindSpore API: `{rule.use_instead}`"]
     if rule.replacements:
         parts += replacements_section(rule)
+    parts += ["", "## Automatic fix", "", f"{FIX_WORDS[rule.autofix]}. {rule.autofix_why}"]
     parts += [
         "",
         "## Suppressing it",
@@ -94,6 +95,50 @@ def rule_page(rule: Rule) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+FIX_WORDS = {
+    "safe": "Safe: `msgraphlint check --fix` applies it",
+    "unsafe": "Unsafe: `msgraphlint check --fix --unsafe-fixes` applies it",
+    "": "None",
+}
+
+
+def fixes_page() -> str:
+    """docs/fixes.md: every rule with its fix (safe, unsafe or none) and why."""
+    lines = [
+        "# Fixes",
+        "",
+        "Generated from the catalogue (`autofix` and `autofix_why` in `msgraphlint/rules/*.toml`)"
+        " by `python -m msgraphlint.docgen`.",
+        "",
+        "`msgraphlint check --fix` applies the safe fixes and reports what is left;"
+        " `--unsafe-fixes` adds the fixes that can change what the code computes; `--diff` prints"
+        " the fixes as a unified diff and writes nothing (exit 1 when there is something to fix)."
+        " In the text report `[*]` marks a finding `--fix` would fix; JSON carries each fix as"
+        " `fix` (applicability, description, edits) and SARIF as the result's `fixes`.",
+        "",
+        "A fix is an exact text edit at the positions of the syntax tree, as ruff makes them:"
+        " it replaces one expression or name and keeps every other character of the file,"
+        " comments and formatting included, and adds an import only where the file has none"
+        " it can reuse (`import mindspore.ops as P` stays `P`). A concrete syntax tree library"
+        " (libcst, as TorchFix and Fixit use) would earn its cost on rewrites that move"
+        " statements; none of these do, and the check without `--fix` loads nothing more.",
+        "",
+        "Never worse: a fixed file must parse or it is left as it was (and the run says so);"
+        " fixes whose edits overlap are applied in a later pass of the same run; a second"
+        " `--fix` changes nothing; nothing is written when the analysis fails on any file."
+        " `--fix --confirm` compiles each fixed target with the real MindSpore in a scratch copy"
+        " first and keeps only the fixes the compiler accepts.",
+        "",
+        "| rule | fix | why |",
+        "| --- | --- | --- |",
+    ]
+    for rule in rules():
+        kind = rule.autofix or "none"
+        lines.append(f"| [{rule.symbol}](rules/{rule.symbol}.md) ({rule.id}) | {kind} |"
+                     f" {rule.autofix_why} |")
+    return "\n".join(lines) + "\n"
 
 
 def index_page() -> str:
@@ -142,3 +187,5 @@ def write_docs(folder: Path) -> list[Path]:
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/rules")
     print(f"wrote {len(write_docs(target))} pages to {target}")
+    (target.parent / "fixes.md").write_text(fixes_page(), "utf-8")
+    print(f"wrote {target.parent / 'fixes.md'}")

@@ -9,6 +9,28 @@ from .catalogue import Level, Rule, Severity, rule as lookup_rule
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Replace a span of a file (1-based lines, 1-based character columns, end exclusive, as
+    findings count them) with ``content``; an empty span inserts."""
+
+    path: Path
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One exact rewrite for a finding: every edit applies, or none does."""
+
+    applicability: str  # "safe" (cannot change what the code means) or "unsafe"
+    description: str  # what the fix does, for the report
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
 class Finding:
     path: Path
     rule_id: str
@@ -34,6 +56,7 @@ class Finding:
     # Set by the pipeline (msgraphlint.baseline.with_fingerprints): stable across edits elsewhere
     # in the file; SARIF, GitLab and the baseline all use it.
     fingerprint: str | None = field(default=None, compare=False)
+    fix: Fix | None = field(default=None, compare=False)  # set by the pipeline (msgraphlint.fix)
 
     @property
     def rule(self) -> Rule:

@@ -1,4 +1,4 @@
-"""The one pipeline every front end runs: analyse, select, fingerprint, baseline, confirm.
+"""The one pipeline every front end runs: analyse, select, fix, fingerprint, baseline, confirm.
 
 The CLI, the pylint plugin and the tests call it; none of them strings the stages together
 itself. Each stage takes findings and gives findings (a finding carries its own fingerprint), so
@@ -9,9 +9,12 @@ message.
 
 from __future__ import annotations
 
+import codecs
+import dataclasses
+import difflib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .analyze import Engine, Family
@@ -49,6 +52,9 @@ class Request:
     write_baseline: Path | None = None  # record the findings here first, then report against it
     confirm: str | None = None  # None, "findings" (targets with findings) or "all"
     progress: bool | None = None  # None: on a terminal
+    fix: bool = False  # rewrite the files with the findings' fixes (msgraphlint.fix)
+    unsafe_fixes: bool = False  # fixes that can change behaviour too (with --fix, and in reports)
+    diff: bool = False  # with fix: compute the rewrites, write nothing (Outcome.diff)
 
 
 @dataclass
@@ -59,16 +65,20 @@ class Outcome:
     internal_errors: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # for stderr: what the stages left out
     confirm_summary: str | None = None
+    fixed: list[Finding] = field(default_factory=list)  # findings whose fix --fix applied
+    diff: str = ""  # --diff: the unified diff of what --fix would write
 
 
 def run(request: Request) -> Outcome:
+    if request.fix:
+        return run_fixing(request)
     config = request.config
     if request.confirm and request.raw:
         raise PipelineError("--confirm compiles the files on disk; it cannot confirm stdin")
     known = _known_baseline(request)  # before the analysis: a bad baseline fails fast
     engine = new_engine(cache=ResultCache() if request.use_cache and not request.raw else None)
     analysed = analyse(engine, request)
-    findings = select(analysed.findings, config)
+    findings = attach_fixes(select(analysed.findings, config), engine)
     # Before the baseline leaves some out, so that it does not renumber the others.
     findings = fingerprint(findings, engine)
     outcome = Outcome(findings, analysed.files, analysed.checked, analysed.internal_errors)
@@ -90,6 +100,15 @@ def analyse(engine: Engine, request: Request):
 
 def select(findings: list[Finding], config: Config) -> list[Finding]:
     return [finding for finding in findings if config.wants(finding)]
+
+
+def attach_fixes(findings: list[Finding], engine: Engine) -> list[Finding]:
+    """Each finding with its fix, where its rule has one (msgraphlint.fix, loaded only then)."""
+    if not any(finding.rule.autofix for finding in findings):
+        return findings
+    from .fix import attach
+
+    return attach(findings, engine.project)
 
 
 def fingerprint(findings: list[Finding], engine: Engine) -> list[Finding]:
@@ -155,3 +174,98 @@ def check_buffer(engine: Engine, path: Path, raw: bytes) -> list[Finding]:
     if not engine.may_hold_graph_code(path, raw):
         return []  # most of a large project: not even parsed a second time
     return [f for f in engine.check_file(path, raw) if f.rule.family != "input"]
+
+
+# ----- --fix ---------------------------------------------------------------------------------------
+
+MAX_FIX_PASSES = 10  # a fix that overlaps another waits for the next pass
+
+
+def run_fixing(request: Request) -> Outcome:
+    """--fix (and --diff): apply the fixes pass after pass until none is left, re-checking the
+    files it changed; then write them (or, with --diff, describe them) and report what is left.
+    Nothing is written when the analysis fails on any file."""
+    from .fix import apply_to_file, wanted
+
+    if request.raw:
+        raise PipelineError("--fix rewrites files on disk; it cannot fix stdin")
+    config = request.config
+    engine = new_engine(cache=ResultCache() if request.use_cache else None)
+    analysed = analyse(engine, request)
+    if analysed.internal_errors:
+        return Outcome(attach_fixes(select(analysed.findings, config), engine), analysed.files,
+                       analysed.checked, analysed.internal_errors,
+                       ["nothing was fixed: msgraphlint failed on a file (below)"])
+    current = {f.path: [] for f in analysed.findings}
+    for finding in attach_fixes(select(analysed.findings, config), engine):
+        current[finding.path].append(finding)
+    originals: dict[Path, bytes] = {}
+    fixed: list[Finding] = []
+    notices: list[str] = []
+    for _ in range(MAX_FIX_PASSES):
+        changed = []
+        for path, findings in current.items():
+            chosen = [f for f in findings if wanted(f.fix, request.unsafe_fixes)]
+            if not chosen:
+                continue
+            # A file already rewritten in an earlier pass was checked then.
+            raw = originals.get(path) or engine.project.raw(path)
+            plain = path in originals or _plain_utf8(raw, engine, path)
+            result = apply_to_file(path, chosen, engine.project) if plain else None
+            if result is None:
+                notices.append(f"{path}: left as it was: its fixes would not leave a UTF-8 file that parses")
+                current[path] = [replace(f, fix=None) if f in chosen else f for f in findings]
+                continue
+            originals.setdefault(path, raw)
+            fixed.extend(result.applied)
+            bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+            engine.project.source(path, bom + result.text.encode("utf-8"))
+            changed.append(path)
+        if not changed:
+            break
+        # The files it changed, checked again as they now read (the project holds their new text).
+        again = engine.check_files(changed)
+        for path in changed:
+            current[path] = []
+        for finding in attach_fixes(select(again.findings, config), engine):
+            current.setdefault(finding.path, []).append(finding)
+    new_texts = {path: engine.project.source(path).text for path in originals}
+    if request.diff:
+        outcome = Outcome([f for fs in current.values() for f in fs], analysed.files, analysed.checked,
+                          notices=notices, fixed=fixed)
+        outcome.diff = unified_diff(originals, new_texts)
+        return outcome
+    for path, text in new_texts.items():
+        bom = codecs.BOM_UTF8 if originals[path].startswith(codecs.BOM_UTF8) else b""
+        try:
+            path.write_bytes(bom + text.encode("utf-8"))
+        except OSError as error:
+            notices.append(f"cannot write {path}: {error.strerror or error}")
+    # What is left, exactly as a plain run reports it on the files as written.
+    outcome = run(dataclasses.replace(request, fix=False, diff=False))
+    outcome.fixed = fixed
+    outcome.notices[:0] = notices
+    return outcome
+
+
+def _plain_utf8(raw: bytes, engine: Engine, path: Path) -> bool:
+    """Fixes rewrite only files that read back exactly as UTF-8 (a BOM is kept)."""
+    text = engine.project.source(path).text
+    body = raw[len(codecs.BOM_UTF8):] if raw.startswith(codecs.BOM_UTF8) else raw
+    return text is not None and body == text.encode("utf-8")
+
+
+def unified_diff(originals: dict[Path, bytes], new_texts: dict[Path, str]) -> str:
+    """git's form: a/ and b/ before paths relative to the current folder (absolute outside it)."""
+    parts = []
+    for path in sorted(new_texts):
+        before = originals[path].decode("utf-8-sig").splitlines(keepends=True)
+        after = new_texts[path].splitlines(keepends=True)
+        absolute = Path(os.path.abspath(path))
+        try:
+            shown = absolute.relative_to(Path.cwd()).as_posix()
+            names = (f"a/{shown}", f"b/{shown}")
+        except ValueError:
+            names = (absolute.as_posix(), absolute.as_posix())
+        parts.extend(difflib.unified_diff(before, after, *names))
+    return "".join(parts)

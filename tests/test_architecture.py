@@ -22,7 +22,7 @@ LAYER_OF = {
         ["catalogue", "findings", "source", "qualnames", "project", "values", "reach",
          "attributes", "analyze", "cache", "suppress", "version", "snapshots"], ENGINE),
     "checkers": FAMILIES,
-    **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm"],
+    **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm", "fix"],
                     PIPELINE),
     **dict.fromkeys(["cli", "plugin", "report", "docgen", ""], FRONT),
 }

@@ -107,8 +107,11 @@ def test_json_output_is_the_documented_list(project):
         "reached_from": None,
         "target": "Net.construct",
         "help_uri": "https://github.com/msgraphlint/msgraphlint/blob/main/docs/rules/host-call-on-tensor.md",
+        "fix": finding["fix"],
     }
     assert "math.sqrt" in finding["message"] and "ops.sqrt" in finding["message"]
+    assert finding["fix"]["applicability"] == "unsafe"
+    assert [edit["content"] for edit in finding["fix"]["edits"]][-1] == "ops.sqrt"
 
 
 def test_output_file(project):

@@ -32,12 +32,26 @@ def finding_records(result: RunResult) -> list[dict]:
             "target": finding.target,
             "help_uri": rule.help_uri,
         }
+        if finding.fix is not None:  # what --fix would do (docs/fixes.md)
+            record["fix"] = fix_record(finding.fix, result)
         if finding.confirmation is not None:  # only in --confirm runs (docs/confirm.md)
             record["confirmation"] = finding.confirmation
             record["evidence"] = [{"kind": k, "detail": d} for k, d in finding.evidence]
             record["compiler_message"] = finding.compiler_message
         records.append(record)
     return records
+
+
+def fix_record(fix, result: RunResult) -> dict:
+    return {
+        "applicability": fix.applicability,
+        "description": fix.description,
+        "edits": [
+            {"path": result.display_path(edit.path), "line": edit.line, "column": edit.column,
+             "end_line": edit.end_line, "end_column": edit.end_column, "content": edit.content}
+            for edit in fix.edits
+        ],
+    }
 
 
 def render_json(result: RunResult) -> str:

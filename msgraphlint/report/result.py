@@ -19,6 +19,13 @@ class RunResult:
     root: Path = field(default_factory=Path.cwd)  # paths are shown relative to this
     internal_errors: list[str] = field(default_factory=list)
     confirm_summary: str | None = None  # set by --confirm: the statuses counted, for text output
+    fixed: int = 0  # findings --fix fixed (no longer among ``findings``)
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available
+
+    def fixable(self, finding: Finding) -> bool:
+        """A fix --fix would apply with the run's settings."""
+        fix = finding.fix
+        return fix is not None and (fix.applicability == "safe" or self.unsafe_fixes)
 
     def severity(self, finding: Finding) -> Severity:
         return finding.severity(self.config.level, self.config.device)

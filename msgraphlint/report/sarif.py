@@ -142,6 +142,27 @@ def _confirmation_properties(finding: Finding) -> dict:
     return properties
 
 
+def _sarif_fix(result: RunResult, fix) -> om.Fix:
+    """A fix as SARIF has it: the replacements in one artifact (an insertion deletes an empty
+    region)."""
+    return om.Fix(
+        description=om.Message(text=f"{fix.description} ({fix.applicability} fix)"),
+        artifact_changes=[
+            om.ArtifactChange(
+                artifact_location=_artifact_location(result, fix.edits[0].path),
+                replacements=[
+                    om.Replacement(
+                        deleted_region=om.Region(start_line=edit.line, start_column=edit.column,
+                                                 end_line=edit.end_line, end_column=edit.end_column),
+                        inserted_content=om.ArtifactContent(text=edit.content),
+                    )
+                    for edit in fix.edits
+                ],
+            )
+        ],
+    )
+
+
 def sarif_result(result: RunResult, finding: Finding, index: dict[str, int]):
     severity = result.severity(finding)
     sarif = om.Result(
@@ -153,6 +174,7 @@ def sarif_result(result: RunResult, finding: Finding, index: dict[str, int]):
         partial_fingerprints=(
             {"primaryLocationLineHash": finding.fingerprint} if finding.fingerprint else None
         ),
+        fixes=[_sarif_fix(result, finding.fix)] if finding.fix else None,
         properties=_property_bag(
             level=finding.level(result.config.level).value,
             device=result.config.device,

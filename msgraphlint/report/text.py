@@ -34,7 +34,8 @@ def render_text(result: RunResult, colour: bool = False) -> str:
             severity = result.severity(finding)
             location = _paint(f"{shown}:{finding.line}:{finding.column}:", BOLD, colour)
             code = _paint(f"{finding.rule_id} {finding.rule.symbol}", COLOURS[severity], colour)
-            lines.append(f"{location} {code} {finding.message}")
+            mark = "[*] " if result.fixable(finding) else ""  # as ruff marks what --fix fixes
+            lines.append(f"{location} {code} {mark}{finding.message}")
             if finding.confirmation:
                 lines.append(confirmation_line(finding, colour))
         lines.append("")
@@ -55,7 +56,22 @@ def render_text(result: RunResult, colour: bool = False) -> str:
     suppressed = len(result.findings) - len(active)
     if suppressed:
         summary += f" {suppressed} suppressed inline."
+    if result.fixed:
+        summary = f"Fixed {result.fixed} problem{'s' * (result.fixed != 1)}. " + summary
     lines.append(_paint(summary, BOLD if total else DIM, colour))
+    if fixes := fix_summary(result):
+        lines.append(fixes)
     if result.confirm_summary:
         lines.append(result.confirm_summary)
     return "\n".join(lines) + "\n"
+
+
+def fix_summary(result: RunResult) -> str:
+    """``[*] 3 fixable with --fix (1 more with --unsafe-fixes).``, as ruff says it."""
+    fixable = sum(1 for f in result.active if result.fixable(f))
+    hidden = sum(1 for f in result.active if f.fix is not None and not result.fixable(f))
+    more = f" ({hidden} more with --unsafe-fixes)" if hidden else ""
+    if fixable:
+        option = "--fix --unsafe-fixes" if result.unsafe_fixes else "--fix"
+        return f"[*] {fixable} fixable with {option}{more}."
+    return f"No fixes available{more}." if hidden else ""

@@ -1,0 +1,287 @@
+"""One fixer per fixable rule: the finding and its module in, a Fix (or None) out.
+
+A fixer finds the node the finding spans, checks that the code has the one form its rewrite is
+exact for, and otherwise returns None: a finding without a fix is reported as it is. Which rules
+have a fixer, and whether it is safe, is the catalogue's ``autofix`` (docs/fixes.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from ..catalogue import rule as lookup_rule
+from ..findings import Edit, Finding, Fix
+from .edits import SourceText, argument, operand
+
+Fixer = Callable[[Finding, SourceText], "Fix | None"]
+FIXERS: dict[str, Fixer] = {}
+
+
+def fixer(symbol: str):
+    def register(function: Fixer) -> Fixer:
+        FIXERS[symbol] = function
+        return function
+
+    return register
+
+
+def fix_for(finding: Finding, source: SourceText) -> Fix | None:
+    function = FIXERS.get(finding.rule.symbol)
+    return function(finding, source) if function is not None else None
+
+
+def _node(finding: Finding, source: SourceText, kind) -> ast.AST | None:
+    return source.node_at(finding.line, finding.column, finding.end_line, finding.end_column, kind)
+
+
+def _make(finding: Finding, description: str, edits: list[Edit], safe: bool = True) -> Fix:
+    applicability = lookup_rule(finding.rule_id).autofix if safe else "unsafe"
+    return Fix(applicability, description, tuple(sorted(edits, key=lambda e: (e.line, e.column))))
+
+
+def _method_call(finding: Finding, source: SourceText) -> ast.Call | None:
+    node = _node(finding, source, ast.Call)
+    return node if node is not None and isinstance(node.func, ast.Attribute) else None
+
+
+# ----- imports the fixes need -------------------------------------------------------------------
+
+
+def mindspore_name(source: SourceText, dotted: str) -> tuple[str, list[Edit]]:
+    """How the module can spell ``mindspore.<dotted>`` (``ops``): the name it already imports it
+    under (``import mindspore.ops as P`` -> ``P``, ``import mindspore as ms`` -> ``ms.ops``), else
+    ``ops`` with an edit that adds ``from mindspore import ops`` after the module's imports."""
+    imports = source.module.imports.names
+    wanted = f"mindspore.{dotted}"
+    for local, qualified in sorted(imports.items()):
+        if qualified == wanted:
+            return local, []
+    for local, qualified in sorted(imports.items()):
+        if qualified == "mindspore":
+            return f"{local}.{dotted}", []
+    if dotted in imports or dotted in _bound_names(source.module.tree):
+        return "", []  # the name means something else here: no fix
+    return dotted, [_import_edit(source, f"from mindspore import {dotted}")]
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _import_edit(source: SourceText, statement: str) -> Edit:
+    """Insert ``statement`` on its own line after the last module-level import (after the
+    docstring and ``from __future__`` imports when there is none)."""
+    body = source.module.tree.body
+    anchor = None
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            anchor = stmt
+        elif index == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            anchor = anchor or stmt  # the docstring
+        else:
+            break
+    if anchor is None:
+        return source.edit(0, 0, statement + "\n")
+    line = anchor.end_lineno  # insert at the start of the next line
+    offset = source.starts[line] if line < len(source.starts) else len(source.text)
+    prefix = "" if source.text[:offset].endswith(("\n", "\r")) else "\n"
+    return source.edit(offset, offset, prefix + statement + "\n")
+
+
+# ----- pytorch-habits -----------------------------------------------------------------------------
+
+
+@fixer("tensor-size-call")
+def _size(finding: Finding, source: SourceText) -> Fix | None:
+    call = _method_call(finding, source)
+    if call is None or len(call.args) + len(call.keywords) > 1:
+        return None
+    dims = [*call.args, *(k.value for k in call.keywords if k.arg == "dim")]
+    if len(dims) != len(call.args) + len(call.keywords) or any(isinstance(d, ast.Starred) for d in dims):
+        return None
+    tail = ".shape" + (f"[{source.segment(dims[0])}]" if dims else "")
+    edit = source.edit(source.dot_before(call.func), source.end(call), tail)
+    return _make(finding, f"replace .size({'dim' if dims else ''}) with {tail}", [edit])
+
+
+@fixer("detach-call")
+def _detach(finding: Finding, source: SourceText) -> Fix | None:
+    call = _method_call(finding, source)
+    if call is None or call.args or call.keywords:
+        return None
+    ops, imports = mindspore_name(source, "ops")
+    if not ops:
+        return None
+    receiver = argument(source.receiver(call.func), call.func.value)
+    edit = source.edit(source.start(call), source.end(call), f"{ops}.stop_gradient({receiver})")
+    return _make(finding, f"replace .detach() with {ops}.stop_gradient", [edit, *imports])
+
+
+DEVICE_ONLY_KEYWORDS = frozenset({"device", "non_blocking", "copy", "memory_format"})
+
+
+@fixer("device-move-call")
+def _device_move(finding: Finding, source: SourceText) -> Fix | None:
+    call = _method_call(finding, source)
+    if call is None:
+        return None
+    start, end = source.dot_before(call.func), source.end(call)
+    if call.func.attr in ("cuda", "cpu"):
+        return _make(finding, f"delete .{call.func.attr}()", [source.edit(start, end, "")])
+    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if dtype is None and len(call.args) > 1:
+        dtype = call.args[1]
+    others = [k for k in call.keywords if k.arg not in DEVICE_ONLY_KEYWORDS | {"dtype"}]
+    if others or len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if dtype is None:
+        return _make(finding, "delete the device move", [source.edit(start, end, "")])
+    # The receiver keeps its own text (parentheses included): `(a != 0).to(d, t)` stays
+    # `(a != 0).astype(t)`, never `a != 0.astype(t)`.
+    edit = source.edit(start, end, f".astype({source.segment(dtype)})")
+    return _make(finding, "keep only the cast: .astype(dtype)", [edit])
+
+
+@fixer("forward-without-construct")
+def _forward(finding: Finding, source: SourceText) -> Fix | None:
+    function = _node(finding, source, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None:
+        return None
+    cls = next((c for c in source.module.classes.values() if function in c.node.body), None)
+    if cls is None:
+        return None
+    head = source.text[source.start(function) : source.end(function)]
+    match = re.match(r"(async\s+)?def\s+forward\b", head)
+    if match is None:
+        return None
+    name_start = source.start(function) + match.end() - len("forward")
+    edit = source.edit(name_start, name_start + len("forward"), "construct")
+    # Code in the class that calls forward itself would lose it: then the rename is unsafe.
+    safe = not any(
+        isinstance(n, ast.Attribute) and n.attr == "forward" or isinstance(n, ast.Name) and n.id == "forward"
+        for n in ast.walk(cls.node)
+    )
+    return _make(finding, "rename forward to construct", [edit], safe=safe)
+
+
+# ----- jit-api --------------------------------------------------------------------------------------
+
+
+@fixer("removed-ms-function")
+def _ms_function(finding: Finding, source: SourceText) -> Fix | None:
+    node = _node(finding, source, (ast.ImportFrom, ast.Attribute))
+    if node is None:
+        return None
+    if isinstance(node, ast.Attribute):  # ms.ms_function -> ms.jit
+        if not _bare_uses(source, [node]):
+            return None
+        start = source.end(node) - len(node.attr)
+        return _make(finding, "replace ms_function with jit",
+                     [source.edit(start, source.end(node), "jit")])
+    alias = next((a for a in node.names if a.name == "ms_function"), None)
+    if alias is None:
+        return None
+    local = alias.asname or "ms_function"
+    uses = [n for n in ast.walk(source.module.tree)
+            if isinstance(n, ast.Name) and n.id == local and isinstance(n.ctx, ast.Load)]
+    if not _bare_uses(source, uses):
+        return None
+    statement = source.text[source.start(node) : source.end(node)]
+    spelled = re.search(r"\bms_function\b", statement)
+    at = source.start(node) + spelled.start()
+    if alias.asname or "jit" in source.module.imports.names or "jit" in _bound_names(source.module.tree):
+        # Keep the local name: `from mindspore import jit as ms_function` changes nothing else.
+        content = "jit" if alias.asname else "jit as ms_function"
+        return _make(finding, "import jit in place of ms_function",
+                     [source.edit(at, at + len("ms_function"), content)])
+    edits = [source.edit(at, at + len("ms_function"), "jit")]
+    edits += [source.edit(source.start(use), source.end(use), "jit") for use in uses]
+    return _make(finding, "import and use jit in place of ms_function", edits)
+
+
+def _bare_uses(source: SourceText, uses: list[ast.expr]) -> bool:
+    """Every use is `@ms_function` or `ms_function(fn)`: jit takes the same function. Arguments
+    such as input_signature= have no exact jit spelling."""
+    calls = {id(n.func): n for n in ast.walk(source.module.tree) if isinstance(n, ast.Call)}
+    for use in uses:
+        call = calls.get(id(use))
+        if call is not None and (call.keywords or len(call.args) > 1):
+            return False
+    return True
+
+
+# ----- third-party ----------------------------------------------------------------------------------
+
+TENSOR_REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "min": "min", "prod": "prod",
+                     "product": "prod", "std": "std", "var": "var", "any": "any", "all": "all"}
+REDUCTION_KEYWORDS = frozenset({"axis", "keepdims"})
+
+
+@fixer("numpy-reduction-on-tensor")
+def _numpy_reduction(finding: Finding, source: SourceText) -> Fix | None:
+    call = _node(finding, source, ast.Call)
+    if call is None or not isinstance(call.func, ast.Attribute) or not call.args:
+        return None
+    method = TENSOR_REDUCTIONS.get(call.func.attr)
+    if method is None or len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if any(k.arg not in REDUCTION_KEYWORDS for k in call.keywords):
+        return None
+    tensor = call.args[0]
+    parts = [f"axis={source.segment(call.args[1])}"] if len(call.args) == 2 else []
+    parts += [f"{k.arg}={source.segment(k.value)}" for k in call.keywords]
+    text = f"{operand(source.segment(tensor), tensor)}.{method}({', '.join(parts)})"
+    return _make(finding, f"call the tensor's own {method}()",
+                 [source.edit(source.start(call), source.end(call), text)])
+
+
+# numpy/math functions whose mindspore.ops namesake takes the same positional arguments and
+# computes the same elementwise values (seen with MindSpore 2.10).
+ELEMENTWISE = frozenset({"exp", "log", "sqrt", "abs", "tanh", "square", "maximum", "minimum",
+                         "floor", "ceil", "sigmoid", "erf"})
+
+
+@fixer("host-call-on-tensor")
+def _host_call(finding: Finding, source: SourceText) -> Fix | None:
+    call = _node(finding, source, ast.Call)
+    if call is None or call.keywords or not call.args:
+        return None
+    qualified = source.module.imports.qualify(call.func)
+    replacement = lookup_rule(finding.rule_id).replacement_for(qualified or "")
+    name = replacement.removeprefix("ops.")
+    if name not in ELEMENTWISE or replacement != f"ops.{name}":
+        return None
+    ops, imports = mindspore_name(source, "ops")
+    if not ops:
+        return None
+    edit = source.edit(source.start(call.func), source.end(call.func), f"{ops}.{name}")
+    return _make(finding, f"call {ops}.{name} in the graph", [edit, *imports])
+
+
+# ----- frozen -------------------------------------------------------------------------------------
+
+RANDOM_DRAWS = {"numpy.random.rand": "rand", "numpy.random.randn": "randn"}
+
+
+def _static_size(argument: ast.expr) -> bool:
+    """A size the compiler knows: an int literal, or ``*x.shape``."""
+    if isinstance(argument, ast.Starred):
+        return isinstance(argument.value, ast.Attribute) and argument.value.attr == "shape"
+    return isinstance(argument, ast.Constant) and type(argument.value) is int
+
+
+@fixer("random-frozen")
+def _random(finding: Finding, source: SourceText) -> Fix | None:
+    call = _node(finding, source, ast.Call)
+    if call is None or call.keywords:
+        return None
+    name = RANDOM_DRAWS.get(source.module.imports.qualify(call.func) or "")
+    if name is None or not all(_static_size(a) for a in call.args):
+        return None
+    ops, imports = mindspore_name(source, "ops")
+    if not ops:
+        return None
+    edit = source.edit(source.start(call.func), source.end(call.func), f"{ops}.{name}")
+    return _make(finding, f"draw with {ops}.{name} at every step", [edit, *imports])
