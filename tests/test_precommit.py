@@ -26,6 +26,7 @@ BAD = textwrap.dedent(
             return x * math.sqrt(x.sum())
     """
 ).lstrip()
+PORT = BAD.replace("return x * ", "return x.size(0) * ")
 CLEAN = BAD.replace("import math\n", "").replace("math.sqrt(x.sum())", "x.sum().sqrt()")
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "msgraphlint tests",
@@ -68,7 +69,11 @@ def documented_hook() -> dict:
 
 
 def test_manifest_declares_the_hook_as_documented():
-    (hook,) = manifest()
+    hook, fixer = manifest()
+    assert fixer["id"] == "msgraphlint-fix" and fixer["entry"] == "msgraphlint check --fix"
+    assert {key: fixer[key] for key in ("language", "types_or", "require_serial")} == {
+        key: hook[key] for key in ("language", "types_or", "require_serial")}
+    assert "msgraphlint-fix" in (ROOT / "docs" / "precommit.md").read_text("utf-8")
     assert hook["id"] == "msgraphlint"
     assert hook["language"] == "python"
     assert hook["types_or"] == ["python", "pyi"]
@@ -95,6 +100,18 @@ def test_documented_args_make_the_severity_threshold_configurable(tmp_path):
     assert failed.returncode == 1 and "bad.py:6:20: W8720" in failed.stdout
     # W8720 is a warning at LAX: a threshold of error lets it through.
     assert hook("bad.py", extra=("--fail-on=error",)).returncode == 0
+
+
+def test_the_fix_hook_rewrites_the_file_and_reports_what_is_left(tmp_path):
+    """The msgraphlint-fix entry, run the way pre-commit runs it: entry + the files."""
+    path = tmp_path / "port.py"
+    path.write_text(PORT)
+    script = Path(sys.executable).with_name("msgraphlint")
+    fixer = next(hook for hook in manifest() if hook["id"] == "msgraphlint-fix")
+    result = subprocess.run([str(script), *fixer["entry"].split()[1:], "port.py"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert "x.shape[0]" in path.read_text() and "Fixed 1 problem." in result.stdout
+    assert result.returncode == 1 and "W8720" in result.stdout  # math.sqrt has no safe fix
 
 
 def test_the_static_path_never_imports_mindspore_or_pylint(tmp_path):
@@ -155,10 +172,10 @@ def user_repository(tmp_path_factory) -> Path:
     return folder
 
 
-def try_repo(hook_repository: Path, user_repository: Path, *files: str):
+def try_repo(hook_repository: Path, user_repository: Path, *files: str, hook: str = "msgraphlint"):
     """One `pre-commit try-repo`: a fresh virtualenv with msgraphlint and its dependencies only."""
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repository), "msgraphlint",
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repository), hook,
          "--color", "never", "--files", *files],
         cwd=user_repository, capture_output=True, text=True, timeout=1200,
         env={**os.environ, "PRE_COMMIT_HOME": str(user_repository.parent / "pre-commit-home")},
@@ -182,3 +199,15 @@ def test_try_repo_passes_the_clean_file(hook_repository, user_repository):
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert re.search(r"msgraphlint\.+Passed", output), output
+
+
+@pytest.mark.slow
+def test_try_repo_fix_hook_rewrites_and_fails_the_commit(hook_repository, user_repository):
+    port = user_repository / "port.py"
+    port.write_text(PORT)
+    git("add", "port.py", cwd=user_repository)
+    result = try_repo(hook_repository, user_repository, "port.py", hook="msgraphlint-fix")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "files were modified by this hook" in output, output
+    assert "x.shape[0]" in port.read_text()
