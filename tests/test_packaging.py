@@ -22,6 +22,11 @@ def test_wheel_contents(tmp_path):
     assert metadata.endswith(".dist-info")
     family_files = {p.name for p in (ROOT / "msgraphlint" / "rules").glob("*.toml")}
     assert {n.split("/")[-1] for n in names if n.startswith("msgraphlint/rules/")} == family_files
+    # Every module and data file of the package ships (a subpackage left out of pyproject's
+    # list would install without it: an internal error on the first run).
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "msgraphlint").rglob("*")
+               if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts}
+    assert sources <= set(names), sorted(sources - set(names))
     checker_modules = {p.name for p in (ROOT / "checkers").glob("*.py")}
     assert {n.split("/")[-1] for n in names if n.startswith("msgraphlint/checkers/")} == checker_modules
     entry_points = zipfile.ZipFile(wheel).read(
