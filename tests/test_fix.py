@@ -193,3 +193,18 @@ def test_fix_documentation_is_generated_from_the_catalogue():
     assert (ROOT / "docs" / "fixes.md").read_text("utf-8") == fixes_page(), (
         "run: python -m msgraphlint.docgen docs/rules"
     )
+
+
+def test_a_pytorch_style_port_is_left_with_nothing_a_safe_fix_could_do(tmp_path):
+    """samples/models/torch_port: forward, .size(0), .detach(), ms_function, .cuda() and np.mean
+    on a tensor all have safe fixes; the compiler test compiles the result."""
+    port = tmp_path / "torch_port"
+    shutil.copytree(ROOT / "samples" / "models" / "torch_port", port)
+    outcome = fix([port], unsafe=False)
+    assert {f.rule.symbol for f in outcome.fixed} == {
+        "forward-without-construct", "tensor-size-call", "detach-call", "removed-ms-function",
+        "device-move-call", "numpy-reduction-on-tensor"}
+    assert [f for f in outcome.findings if f.fix and f.fix.applicability == "safe"] == []
+    assert outcome.findings == []
+    text = (port / "model.py").read_text()
+    assert fix([port]).fixed == [] and (port / "model.py").read_text() == text

@@ -214,9 +214,16 @@ def _bare_uses(source: SourceText, uses: list[ast.expr]) -> bool:
 
 # ----- third-party ----------------------------------------------------------------------------------
 
-TENSOR_REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "min": "min", "prod": "prod",
-                     "product": "prod", "std": "std", "var": "var", "any": "any", "all": "all"}
-REDUCTION_KEYWORDS = frozenset({"axis", "keepdims"})
+# numpy reduction -> (the Tensor method, how it spells keepdims, whether it takes an axis), as
+# MindSpore 2.10 compiles them at STRICT and LAX: sum, max and min take `keepdims`, mean, any and
+# all `keep_dims`; prod takes no axis. std and var are left out (their ddof defaults differ
+# between versions); so are amax/amin (PyNative rejects their keepdims).
+TENSOR_REDUCTIONS = {
+    "sum": ("sum", "keepdims", True), "max": ("max", "keepdims", True),
+    "min": ("min", "keepdims", True), "mean": ("mean", "keep_dims", True),
+    "any": ("any", "keep_dims", True), "all": ("all", "keep_dims", True),
+    "prod": ("prod", "", False), "product": ("prod", "", False),
+}
 
 
 @fixer("numpy-reduction-on-tensor")
@@ -224,14 +231,17 @@ def _numpy_reduction(finding: Finding, source: SourceText) -> Fix | None:
     call = _node(finding, source, ast.Call)
     if call is None or not isinstance(call.func, ast.Attribute) or not call.args:
         return None
-    method = TENSOR_REDUCTIONS.get(call.func.attr)
-    if method is None or len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args):
+    method, keepdims, takes_axis = TENSOR_REDUCTIONS.get(call.func.attr, (None, "", False))
+    if method is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    if any(k.arg not in REDUCTION_KEYWORDS for k in call.keywords):
+    axis = [*call.args[1:], *(k.value for k in call.keywords if k.arg == "axis")]
+    keep = [k.value for k in call.keywords if k.arg == "keepdims"]
+    if len(call.args) > 2 or len(axis) + len(keep) != len(call.args) - 1 + len(call.keywords):
+        return None  # out=, dtype=, ddof=, where=: no Tensor spelling
+    if (axis or keep) and not takes_axis:
         return None
     tensor = call.args[0]
-    parts = [f"axis={source.segment(call.args[1])}"] if len(call.args) == 2 else []
-    parts += [f"{k.arg}={source.segment(k.value)}" for k in call.keywords]
+    parts = [f"axis={source.segment(a)}" for a in axis] + [f"{keepdims}={source.segment(k)}" for k in keep]
     text = f"{operand(source.segment(tensor), tensor)}.{method}({', '.join(parts)})"
     return _make(finding, f"call the tensor's own {method}()",
                  [source.edit(source.start(call), source.end(call), text)])
