@@ -44,8 +44,11 @@ class PytorchHabitsFamily(Family):
             ctx.report("detach-call", node, spelled, receiver)
         elif func.attr in DEVICE_METHODS and not node.args:
             ctx.report("device-move-call", node, spelled, DELETE_THE_CALL)
-        elif func.attr == "to" and moves_device(node, ctx):
-            ctx.report("device-move-call", node, spelled, to_replacement(node, receiver))
+        elif func.attr == "to" and (device := device_argument(node)) is not None:
+            if is_tensor_device(device, ctx):
+                ctx.report("move-to-tensor-device", node, spelled, to_replacement(node, func.value))
+            elif names_device(device, ctx):
+                ctx.report("device-move-call", node, spelled, to_replacement(node, func.value))
 
     # ----- Cells ---------------------------------------------------------------------------
 
@@ -90,21 +93,30 @@ def names_device(expr: ast.expr, ctx: FunctionContext) -> bool:
     return False
 
 
-def moves_device(node: ast.Call, ctx: FunctionContext) -> bool:
-    """`x.to("cuda")`, `x.to(device)`, `x.to(device=...)`; `x.to(ms.float16)` is a cast."""
-    if any(keyword.arg == "device" for keyword in node.keywords):
-        return True
-    return bool(node.args) and names_device(node.args[0], ctx)
+def device_argument(node: ast.Call) -> ast.expr | None:
+    """What `x.to(...)` is given as a device: `device=...`, else its first argument (which may
+    be a dtype: `x.to(ms.float16)` is a cast, told apart by the callers)."""
+    keyword = next((k.value for k in node.keywords if k.arg == "device"), None)
+    return keyword if keyword is not None else (node.args[0] if node.args else None)
 
 
-def to_replacement(node: ast.Call, receiver: str) -> str:
-    """`x.to(device, dtype)` also casts: keep that part."""
+def is_tensor_device(device: ast.expr, ctx: FunctionContext) -> bool:
+    """`other.device` of a tensor: read through the interpreter at LAX, rejected at STRICT."""
+    return isinstance(device, ast.Attribute) and device.attr == "device" and is_tensor(device.value, ctx)
+
+
+def to_replacement(node: ast.Call, receiver: ast.expr) -> str:
+    """`x.to(device, dtype)` also casts: keep that part, on the receiver as it must be written
+    (`(a != 0).astype(t)`, never `a != 0.astype(t)`)."""
     dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
     if dtype is None and len(node.args) > 1:
         dtype = node.args[1]
     if dtype is None:
         return DELETE_THE_CALL
-    return f"keep only the cast: {receiver}.astype({ast.unparse(dtype)})"
+    spelled = ast.unparse(receiver)
+    if not isinstance(receiver, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)):
+        spelled = f"({spelled})"
+    return f"keep only the cast: {spelled}.astype({ast.unparse(dtype)})"
 
 
 def has_foreign_base(cls: ClassInfo, ctx: CellContext) -> bool:

@@ -122,6 +122,7 @@ def _detach(finding: Finding, source: SourceText) -> Fix | None:
 DEVICE_ONLY_KEYWORDS = frozenset({"device", "non_blocking", "copy", "memory_format"})
 
 
+@fixer("move-to-tensor-device")
 @fixer("device-move-call")
 def _device_move(finding: Finding, source: SourceText) -> Fix | None:
     call = _method_call(finding, source)

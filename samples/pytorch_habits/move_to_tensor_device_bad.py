@@ -1,0 +1,15 @@
+"""move-to-tensor-device: PyTorch's labels.to(logits.device), which keeps tensors together. Per level: msgraphlint explain move-to-tensor-device."""
+
+import mindspore as ms
+from mindspore import nn
+
+
+class Mask(nn.Cell):
+    def construct(self, x):
+        mask = (x > 0.5).to(x.device, ms.float32)  # expect: move-to-tensor-device
+        return (x * mask).sum()
+
+
+class Follow(nn.Cell):
+    def construct(self, x):
+        return (x.to(x.device) * x).sum()  # expect: move-to-tensor-device
