@@ -48,9 +48,20 @@ class ThirdPartyFamily(Family):
             return
         if qualified.startswith("numpy.") and qualified.count(".") == 1 and (
             qualified.rsplit(".", 1)[-1] in NUMPY_REDUCTIONS
-        ):
+        ) and calls_tensor_method(node, ctx):
             found = rule("numpy-reduction-on-tensor")
             ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))
             return
         found = rule("host-call-on-tensor")
         ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))
+
+
+DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+            ast.GeneratorExp)
+
+
+def calls_tensor_method(node: ast.Call, ctx: FunctionContext) -> bool:
+    """numpy hands a reduction to the first argument's own method only when that argument is an
+    array-like object (a tensor); a list or tuple of values is converted on the host instead."""
+    first = node.args[0] if node.args else None
+    return first is not None and not isinstance(first, DISPLAYS) and ctx.is_variable(first)

@@ -275,7 +275,13 @@ def _bound_names(target: ast.expr):
 
 
 def _target_names(target: ast.expr):
-    """Every name in a target: a tensor stored into `a[0]` or `a.x` makes `a` a variable too."""
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            yield node.id
+    """The names a store changes: a tensor stored into `a[0]` or `a.x` makes `a` a variable too,
+    but not the index (`out[:n] = x` leaves the int n a constant)."""
+    match target:
+        case ast.Name(id=name):
+            yield name
+        case ast.Starred(value=value) | ast.Subscript(value=value) | ast.Attribute(value=value):
+            yield from _target_names(value)
+        case ast.Tuple(elts=elements) | ast.List(elts=elements):
+            for element in elements:
+                yield from _target_names(element)
