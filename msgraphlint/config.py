@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import catalogue
 from .catalogue import Level, Severity
-from .confirm.settings import ConfirmSettings, SettingsError, parse_confirm
+from .confirm_settings import ConfirmSettings, SettingsError, parse_confirm
 from .findings import Finding
 
 FORMATS = ("text", "json", "sarif", "gitlab")

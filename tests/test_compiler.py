@@ -5,11 +5,15 @@ Bad samples must show the rule's verdict at each level (for MISBEHAVES, through 
 catalogue names: output, gradient or effect, against PyNative); good samples must be accepted at
 every level. jit functions are judged at the level MindSpore gives them (LAX, or STRICT with
 fullgraph=True).
+
+The verdicts come from msgraphlint.confirm.referee, on the targets plan.py makes, exactly as
+``--confirm``'s child judges them (tests/test_one_referee.py checks that they agree).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 
@@ -17,59 +21,69 @@ import pytest
 
 pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
 
-from msgraphlint import catalogue  # noqa: E402
 from msgraphlint.catalogue import Level, Verdict  # noqa: E402
-from msgraphlint.confirm.probe import TargetHandle, judge, load_module, make_input  # noqa: E402
+from msgraphlint.confirm.plan import ConfirmTarget, Planner  # noqa: E402
+from msgraphlint.confirm.referee import Judgement, judge, load_module  # noqa: E402
+from msgraphlint.confirm_settings import ConfirmSettings  # noqa: E402
 from msgraphlint.project import Project  # noqa: E402
 from msgraphlint.reach import ReachModel  # noqa: E402
 
-from .samples_index import all_samples  # noqa: E402
+from .samples_index import ROOT, all_samples  # noqa: E402
 
 pytestmark = pytest.mark.compiler
 COMPILED_SAMPLES = [s for s in all_samples() if s.rule.evidence != "import"]
 IMPORT_SAMPLES = [s for s in all_samples() if s.rule.evidence == "import"]
+# (path, target spec) -> judgement: tests/test_one_referee.py compares --confirm's verdicts with
+# these, and reuses the ones this file has already computed in the same session.
+_JUDGED: dict[tuple[str, str], Judgement] = {}
 
 
-def sample_targets(path: Path):
-    """(handle, fixed level or None) for every construct and jit function the scope model finds."""
+def settings_for(module) -> ConfirmSettings:
+    """The sample's SAMPLE_INPUTS for all its targets, as ``inputs`` in a pyproject would say."""
+    inputs = getattr(module, "SAMPLE_INPUTS", None)
+    return ConfirmSettings(inputs=tuple(inputs)) if inputs else ConfirmSettings()
+
+
+def planned_targets(path: Path, level: Level, module) -> list[ConfirmTarget]:
+    """The Cells and jit functions ``--confirm`` would run for this file at ``level`` (jit
+    functions keep their own level), with the inputs it would give them; not those it cannot
+    run on its own (they have a reason and stay unverified)."""
     project = Project()
-    module_info = project.module(path)
-    module = load_module(path)
-    for target in ReachModel(project).targets(module_info):
-        if target.kind == "cell":
-            if not target.label.endswith(".construct"):
-                continue  # bprop is exercised through the gradient of construct
-            handle = TargetHandle(target.label, "cell", getattr(module, target.cell.name))
-            yield handle, None, module
-        else:
-            function = getattr(module, target.label.split(" = ")[0].split(".")[-1])
-            yield TargetHandle(target.label, "jit", function), target.level, module
+    planner = Planner(ReachModel(project), settings_for(module), level, ROOT)
+    planner.add_module(project.module(path))
+    return [t for t in planner.targets.values() if t.kind != "module" and t.reason is None]
 
 
-def inputs_for(module):
-    return [make_input(spec) for spec in getattr(module, "SAMPLE_INPUTS", ("float32[2,2]",))]
+def referee_judgement(path: Path, target: ConfirmTarget, module) -> Judgement:
+    """The referee's judgement in this process, as the child makes it (without reading the IR,
+    which gives evidence for findings but never changes the verdict)."""
+    key = (str(path), json.dumps(target.spec, sort_keys=True))
+    if key not in _JUDGED:
+        _JUDGED[key] = judge(module, target.spec)
+    return _JUDGED[key]
 
 
 @pytest.mark.parametrize("sample", COMPILED_SAMPLES, ids=lambda s: s.id)
 def test_compiler_agrees_with_catalogue(sample):
     rule = sample.rule
-    targets = list(sample_targets(sample.path))
-    assert targets, f"{sample.path} defines no compiled target"
+    module = load_module(sample.path)
+    judged = {}
+    for level in Level:
+        for target in planned_targets(sample.path, level, module):
+            judged[(target.label, target.level)] = referee_judgement(sample.path, target, module)
+    assert judged, f"{sample.path} defines no compiled target"
     disagreements = []
-    for handle, fixed_level, module in targets:
-        levels = [fixed_level] if fixed_level else list(Level)
-        for level in levels:
-            expected = rule.verdict(level, "CPU") if sample.kind == "bad" else Verdict.ACCEPTED
-            result = judge(handle, inputs_for(module), None if fixed_level else level, module)
-            ok = result.verdict == expected
-            if ok and expected == Verdict.MISBEHAVES:
-                ok = rule.evidence in result.evidence
-            if not ok:
-                disagreements.append(
-                    f"{handle.label} at {level.value}: catalogue says {expected.value}"
-                    f" ({rule.evidence}), compiler did {result.verdict.value}"
-                    f" {result.evidence} {result.error or ''}"
-                )
+    for (label, level), result in judged.items():
+        expected = rule.verdict(level, "CPU") if sample.kind == "bad" else Verdict.ACCEPTED
+        ok = result.verdict == expected
+        if ok and expected == Verdict.MISBEHAVES:
+            ok = rule.evidence in result.kinds
+        if not ok:
+            disagreements.append(
+                f"{label} at {level.value}: catalogue says {expected.value}"
+                f" ({rule.evidence}), compiler did {result.verdict.value}"
+                f" {result.evidence} {result.error or ''}"
+            )
     assert disagreements == []
 
 

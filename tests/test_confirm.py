@@ -21,11 +21,11 @@ import pytest
 pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
 
 from msgraphlint import catalogue  # noqa: E402
-from msgraphlint.analyze import Engine  # noqa: E402
+from msgraphlint.pipeline import new_engine  # noqa: E402
 from msgraphlint.catalogue import Level, Verdict  # noqa: E402
 from msgraphlint.config import Config, ConfigError, from_pyproject  # noqa: E402
 from msgraphlint.confirm.run import ConfirmOptions, confirm_findings  # noqa: E402
-from msgraphlint.confirm.settings import ConfirmSettings, TargetSettings  # noqa: E402
+from msgraphlint.confirm_settings import ConfirmSettings, TargetSettings  # noqa: E402
 from msgraphlint.project import walk_python_files  # noqa: E402
 
 from .samples_index import ROOT, Sample, sample_path  # noqa: E402
@@ -65,7 +65,7 @@ def sample_settings() -> ConfirmSettings:
 
 
 def confirm(paths, config: Config, cache: Path, *, every: bool = False, use_cache: bool = True):
-    engine = Engine()
+    engine = new_engine()
     run = engine.check_paths(paths, config.excludes)
     selected = [f for f in run.findings if config.wants(f)]
     files = [f for p in paths for f in walk_python_files(p)] if every else []

@@ -208,18 +208,20 @@ def test_clean_model_has_cells_and_a_jit_function_to_compile():
 @pytest.mark.compiler
 @pytest.mark.parametrize("target", CLEAN_TARGETS, ids=lambda t: f"{t[0]}:{t[1]}")
 def test_clean_model_compiles_and_matches_pynative(target, clean_package):
-    from msgraphlint.confirm.probe import TargetHandle, judge, make_input
+    from msgraphlint.confirm.plan import ConfirmTarget
+    from msgraphlint.confirm.referee import judge
 
     module_name, label, name, fixed_level = target
     module = importlib.import_module(module_name)
-    inputs = [make_input(spec) for spec in module.SAMPLE_INPUTS]
-    kind = "jit" if fixed_level else "cell"
-    handle = TargetHandle(label, kind, getattr(module, name))
-    levels = [None] if fixed_level else list(Level)
+    levels = [fixed_level] if fixed_level else list(Level)
     outcomes = {}
     for level in levels:
-        result = judge(handle, inputs, level, module)
-        outcomes[level or fixed_level] = (result.verdict, result.evidence, result.error)
+        # The spec --confirm's child gets: SAMPLE_INPUTS as the pyproject's inputs would give them.
+        spec = ConfirmTarget(label, label, "jit" if fixed_level else "cell", name,
+                             Path(module.__file__), level, fixed_level is not None,
+                             inputs=tuple(module.SAMPLE_INPUTS)).spec
+        result = judge(module, spec)
+        outcomes[level] = (result.verdict, result.evidence, result.error)
     assert outcomes == {level: (Verdict.ACCEPTED, [], None) for level in outcomes}
 
 

@@ -1,15 +1,19 @@
 """Confirmation: static findings checked by compiling with the real MindSpore (``--confirm``).
 
-- settings.py  ``[tool.msgraphlint.confirm]`` (inputs, init, limits), parsed with the config
 - plan.py      which targets to run (Cells, jit functions, modules) and with what inputs
 - pool.py      ChildPool: child processes forked from a server that imported MindSpore, limits, retries
-- child.py     the child: import the module, compile, run, compare with PyNative, read the IR
+- child.py     the child: process setup, import the module, run each target through the referee,
+               report to the parent
+- referee.py   the one referee: run a target in GRAPH_MODE and PyNative, judge it (REJECTED,
+               MISBEHAVES with evidence, ACCEPTED); also used by the compiler tests
 - cache.py     results keyed by file contents, MindSpore version, device, level and inputs
 - match.py     from what MindSpore did to confirmed / not-reproduced / unverified per finding
 - run.py       ``confirm_findings``: the one entry point the CLI calls
-- probe.py     the compiler tests' referee (GRAPH_MODE vs PyNative), whose helpers child.py uses
-- bench.py     ``python tools/confirm_bench.py``
 
-Importing this package, settings, plan, cache, match, run or runner imports neither MindSpore nor
-user code: only child.py and probe.py do, and only in child processes (and the compiler tests).
+``[tool.msgraphlint.confirm]`` is parsed by msgraphlint.confirm_settings, outside this package,
+since config.py reads it. The benchmark is ``python tools/confirm_bench.py``.
+
+Importing this package, plan, pool, cache, match, run, child or referee imports neither MindSpore
+nor user code: child.py and referee.py import MindSpore inside their functions, which run only in
+child processes (and in the compiler tests).
 """

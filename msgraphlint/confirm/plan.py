@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalogue import Level
+from ..confirm_settings import DEFAULT_INPUT, ConfirmSettings
 from ..findings import Finding
 from ..project import module_name_for, project_root_for
 from ..reach import Target
-from .settings import DEFAULT_INPUT, ConfirmSettings
 
 
 @dataclass

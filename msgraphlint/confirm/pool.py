@@ -37,7 +37,7 @@ from .plan import ConfirmTarget, ImportSpec
 INSTALL_HINT = "pip install 'msgraphlint[confirm]'"
 POLL_SECONDS = 0.2
 IR_PASSES = "MS_DEV_DUMP_IR_PASSES"
-PRELOAD = ["mindspore", "numpy", "msgraphlint.confirm.child", "msgraphlint.confirm.probe"]
+PRELOAD = ["mindspore", "numpy", "msgraphlint.confirm.child", "msgraphlint.confirm.referee"]
 SIGNAL_WORDS = {
     signal.SIGSEGV: "a segmentation fault",
     signal.SIGABRT: "an abort",

@@ -1,7 +1,9 @@
 """``[tool.msgraphlint.confirm]``: inputs, constructor arguments and limits for ``--confirm``.
 
-Parsed in the linter's own process, so nothing here imports MindSpore or numpy. Every problem is
-a ConfigError naming the key, which the CLI turns into exit code 2::
+Parsed in the linter's own process, so nothing here imports MindSpore or numpy. It lives at the
+package's top level, not in msgraphlint.confirm, because config.py reads it and the configuration
+layer must not depend on the confirmation machinery. Every problem is a ConfigError naming the
+key, which the CLI turns into exit code 2::
 
     [tool.msgraphlint.confirm]
     inputs = ["float32[2,2]"]          # default for every target: one per parameter of construct
