@@ -87,6 +87,10 @@ class Rule:
     # or "" (no fix), and why; msgraphlint/fix/ makes the edits.
     autofix: str = ""
     autofix_why: str = ""
+    # Style-only advice is off unless a --select names the rule or its family (as ruff keeps
+    # opinionated rules opt-in); why it is opt-in, for docs/usage.md.
+    opt_in: bool = False
+    opt_in_why: str = ""
 
     def verdict(self, level: Level, device: str = "CPU") -> Verdict:
         return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])

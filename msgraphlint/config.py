@@ -40,7 +40,9 @@ class Config:
             return False
         # A file that could not be read was not checked for the selected rules either: say so.
         unchecked = finding.rule.family == "input"
-        return self.select is None or finding.rule_id in self.select or unchecked
+        if self.select is None:
+            return not finding.rule.opt_in
+        return finding.rule_id in self.select or unchecked
 
     def excludes(self, path: Path) -> bool:
         """Glob patterns match the path relative to the pyproject.toml's folder (else the current

@@ -84,6 +84,9 @@ def rule_page(rule: Rule) -> str:
     if rule.replacements:
         parts += replacements_section(rule)
     parts += ["", "## Automatic fix", "", f"{FIX_WORDS[rule.autofix]}. {rule.autofix_why}"]
+    if rule.opt_in:
+        parts += ["", "## Off by default", "",
+                  f"Reported only when `--select` names it or its family: {rule.opt_in_why}"]
     parts += [
         "",
         "## Suppressing it",

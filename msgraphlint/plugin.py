@@ -91,7 +91,8 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
                 rule.template + "%s",
                 rule.symbol,
                 f"{rule.title}. {rule.rationale.strip()}",
-                {"scope": WarningScope.LINE},
+                # Style-only advice is off unless enabled by name, as with --select.
+                {"scope": WarningScope.LINE, "default_enabled": not rule.opt_in},
             )
             for rule in family_rules
         }

@@ -309,3 +309,14 @@ def test_python_syntax_warnings_do_not_leak_to_stderr(tmp_path):
     command = [str(script)] if script.exists() else [sys.executable, "-m", "msgraphlint.cli"]
     result = subprocess.run([*command, "check", "old.py"], capture_output=True, text=True, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_style_advice_is_opt_in():
+    """cell-created-in-construct and numpy-on-constants are reported only when selected."""
+    sample = "samples/cell_construction/cell_created_in_construct_bad.py"
+    root = Path(__file__).resolve().parent.parent
+    code, out, _ = run("check", sample, "--no-cache", "--no-color", cwd=root)
+    assert code == 0 and "No problems found" in out
+    for selector in ("cell-created-in-construct", "C8761", "cell-construction"):
+        _, out, _ = run("check", sample, "--no-cache", "--no-color", "--select", selector, cwd=root)
+        assert out.count("C8761 cell-created-in-construct") == 3

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
+from msgraphlint import catalogue
 from msgraphlint.pipeline import new_engine
 from msgraphlint.cli import LevelChoice, resolve_config
 from msgraphlint.report import RunResult
@@ -39,8 +40,10 @@ UPDATE_HINT = "run `python -m pytest tests/test_expected_output.py --update-expe
 
 
 def config_for(level: LevelChoice | None = None):
-    """The configuration `msgraphlint check samples [--syntax-level level]` runs with."""
-    return resolve_config([SAMPLES], None, level, None, None, None, None, None)
+    """The configuration `msgraphlint check samples [--syntax-level level]` runs with, every
+    rule selected: the opt-in (style) rules' samples pin what users read once they turn them on."""
+    config = resolve_config([SAMPLES], None, level, None, None, None, None, None)
+    return replace(config, select=frozenset(rule.id for rule in catalogue.rules()))
 
 
 def checked_samples() -> list[str]:
