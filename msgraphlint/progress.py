@@ -20,6 +20,7 @@ class ProgressBar:
         self._task = None
 
     def __enter__(self) -> "ProgressBar":
+        self.update(0)  # with no delay, the bar is there from the start
         return self
 
     def advance(self, count: int = 1) -> None:

@@ -9,13 +9,13 @@ this module imports neither MindSpore nor user code.
 from __future__ import annotations
 
 import os
-import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..findings import Finding
+from ..progress import ProgressBar
 from .cache import Cache
 from .match import STATUSES, annotate
 from .plan import ConfirmTarget, Planner, import_spec
@@ -88,37 +88,14 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
                 chosen.append(target)
     chosen.sort(key=lambda t: (str(t.path), t.roots[0].node.lineno if t.roots else 0, t.attr))
     specs = {path: import_spec(path) for path in {target.path for target in chosen}}
-    show = sys.stderr.isatty() if options.progress is None else options.progress
-    with _progress(len(chosen), show) as advance:
+    # Shown at once (delay 0): every target takes a compile, so the run is never a moment.
+    with ProgressBar("confirming with MindSpore", len(chosen), options.progress, delay=0) as bar:
         runner = ChildPool(config.device, options.jobs or default_jobs(), config.confirm.timeout,
-                        config.confirm.memory_limit_mb, Cache(options.cache_dir, options.use_cache), advance)
+                           config.confirm.memory_limit_mb, Cache(options.cache_dir, options.use_cache),
+                           bar.advance)
         stats = runner.run(chosen, specs)
     annotated = annotate(findings, planner, config.device)
     # graph-compile-error findings answer to --ignore like any rule (not to --select: an error
     # the compiler found is shown whatever static families were chosen).
     annotated = [f for f in annotated if f.rule_id not in config.ignore]
     return ConfirmOutcome(annotated, stats, chosen)
-
-
-class _progress:
-    """A rich progress bar on stderr (only when asked: a terminal), else nothing."""
-
-    def __init__(self, total: int, show: bool):
-        self.total, self.show, self.bar = total, show and total > 0, None
-
-    def __enter__(self) -> Callable[[int], None]:
-        if not self.show:
-            return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.bar = Progress(TextColumn("confirming with MindSpore"), BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(),
-                            console=Console(stderr=True), transient=True)
-        self.bar.start()
-        task = self.bar.add_task("confirm", total=self.total)
-        return lambda n: self.bar.advance(task, n)
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.stop()
