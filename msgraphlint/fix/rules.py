@@ -267,8 +267,25 @@ def _host_call(finding: Finding, source: SourceText) -> Fix | None:
     ops, imports = mindspore_name(source, "ops")
     if not ops:
         return None
+    # `Tensor(np.tanh(x))` wrapped the host result back into a tensor: the operator's result is
+    # one already, and Tensor() of a tensor is host code itself.
+    wrapper = _tensor_wrapper(call, source)
+    if wrapper is not None:
+        arguments = ", ".join(source.segment(a) for a in call.args)
+        edit = source.edit(source.start(wrapper), source.end(wrapper), f"{ops}.{name}({arguments})")
+        return _make(finding, f"call {ops}.{name} in the graph, without the Tensor()", [edit, *imports])
     edit = source.edit(source.start(call.func), source.end(call.func), f"{ops}.{name}")
     return _make(finding, f"call {ops}.{name} in the graph", [edit, *imports])
+
+
+def _tensor_wrapper(call: ast.Call, source: SourceText) -> ast.Call | None:
+    """``Tensor(<call>)`` around the call, with no other argument."""
+    for node in source.module.nodes(source.module.tree):
+        if (isinstance(node, ast.Call) and len(node.args) == 1 and node.args[0] is call
+                and not node.keywords
+                and source.module.imports.qualify(node.func) == "mindspore.Tensor"):
+            return node
+    return None
 
 
 # ----- frozen -------------------------------------------------------------------------------------
