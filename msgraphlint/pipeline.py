@@ -230,6 +230,8 @@ def run_fixing(request: Request) -> Outcome:
         for finding in attach_fixes(select(again.findings, config), engine):
             current.setdefault(finding.path, []).append(finding)
     new_texts = {path: engine.project.source(path).text for path in originals}
+    if request.confirm and new_texts:
+        fixed, notices = _verified(new_texts, fixed, notices, request)
     if request.diff:
         outcome = Outcome([f for fs in current.values() for f in fs], analysed.files, analysed.checked,
                           notices=notices, fixed=fixed)
@@ -246,6 +248,28 @@ def run_fixing(request: Request) -> Outcome:
     outcome.fixed = fixed
     outcome.notices[:0] = notices
     return outcome
+
+
+def _verified(new_texts: dict[Path, str], fixed: list[Finding], notices: list[str],
+              request: Request) -> tuple[list[Finding], list[str]]:
+    """--fix --confirm: keep the fixed texts MindSpore accepts (msgraphlint.fix.verify); the
+    others are dropped, so their files are neither written nor shown in --diff."""
+    from .confirm.run import INSTALL_HINT, MindSporeMissing
+    from .fix.verify import verify
+
+    try:
+        verdicts = verify(new_texts, request.config, request.jobs, request.progress, new_engine)
+    except MindSporeMissing as error:
+        raise PipelineError(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}"
+                            ) from None
+    for path, verdict in verdicts.items():
+        count = sum(1 for f in fixed if f.path == path)
+        if verdict.verified:
+            notices.append(f"{path}: {count} fix{'es' * (count != 1)} verified: {verdict.detail}")
+        else:
+            notices.append(f"{path}: {count} fix{'es' * (count != 1)} not applied: {verdict.detail}")
+            del new_texts[path]
+    return [f for f in fixed if f.path in new_texts], notices
 
 
 def _plain_utf8(raw: bytes, engine: Engine, path: Path) -> bool:

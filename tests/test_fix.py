@@ -208,3 +208,31 @@ def test_a_pytorch_style_port_is_left_with_nothing_a_safe_fix_could_do(tmp_path)
     assert outcome.findings == []
     text = (port / "model.py").read_text()
     assert fix([port]).fixed == [] and (port / "model.py").read_text() == text
+
+
+@pytest.mark.compiler
+def test_fix_confirm_writes_only_what_mindspore_accepts(tmp_path):
+    """--fix --confirm at STRICT: the detach sample's fixes compile and match PyNative, so they
+    are written; in a Cell that np.where keeps rejected at STRICT the fix is not applied."""
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    from msgraphlint.catalogue import Level
+
+    accepted = scratch(tmp_path, sample_path(catalogue.rule("detach-call"), "bad"))
+    rejected = write(tmp_path, (
+        "import numpy as np\nfrom mindspore import nn\n\n"
+        "class Mixed(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        y = x * x.detach()\n"
+        "        return y + np.where(x > 0, x, 0)\n"
+    ), "mixed.py")
+    before = rejected.read_text()
+    request = pipeline.Request([tmp_path], Config(level=Level.STRICT), jobs=2, use_cache=False,
+                               progress=False, fix=True, confirm="findings")
+    outcome = pipeline.run(request)
+    assert "ops.stop_gradient(x)" in accepted.read_text()
+    assert rejected.read_text() == before
+    assert any("detach_call_bad.py: 2 fixes verified: 2 targets compile at STRICT" in n
+               for n in outcome.notices)
+    assert any("mixed.py: 1 fix not applied: MindSpore rejects Mixed at STRICT" in n
+               for n in outcome.notices)
+    assert {f.path.name for f in outcome.fixed} == {"detach_call_bad.py"}
