@@ -103,6 +103,8 @@ class ReachModel:
     _reach: dict[int, list[CompiledFunction]] = field(default_factory=dict)
     _targets: dict[int, list[Target]] = field(default_factory=dict)
     _values: dict[int, FunctionValues] = field(default_factory=dict)
+    _sub_cell_params: dict[int, set[str] | None] = field(default_factory=dict)
+    _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
     _compiled_in: dict[int, set[int]] = field(default_factory=dict)  # id(module) -> node ids
@@ -117,7 +119,7 @@ class ReachModel:
         if self._generation != self.project.generation:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
-                      self._values, self._compiled, self._compiled_in)
+                      self._values, self._compiled, self._compiled_in, self._sub_cell_params)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -316,6 +318,8 @@ class ReachModel:
 
     def _reach_from(self, target: Target) -> list[CompiledFunction]:
         root = CompiledFunction(target.module, target.node, target.cell, target)
+        if target.kind == "cell" and target.node.name == "construct":
+            root.variable_params = self.sub_cell_params(target.cell)
         reached = {id(target.node): root}
         edges: list[tuple[CompiledFunction, CallEdge]] = []
         queue = deque([root])
@@ -348,6 +352,104 @@ class ReachModel:
                         callee.variable_params.add(param)
                         self._values.pop(id(callee), None)
                         changed = True
+
+    # ----- sub-Cells: construct called by a parent Cell, not by the user -------------------
+
+    def sub_cell_params(self, cls: ClassInfo) -> set[str] | None:
+        """The construct parameters of a sub-Cell that its parents pass variables to.
+
+        When every use of ``cls`` in the project is ``self.<attr> = cls(...)`` in another Cell,
+        and those parents call ``self.<attr>(...)`` in their compiled code, construct's inputs
+        are what those calls pass: `self.pos(B, H, W)` with `B, C, H, W = x.shape` gives ints,
+        compile-time constants. None (every parameter an input) when any use is something else,
+        or no compiled call is seen.
+        """
+        key = id(cls)
+        if key in self._sub_cell_pending:
+            return None  # a Cell that contains itself, through its parents
+        self._sub_cell_pending.add(key)
+        try:
+            return self.memo(self._sub_cell_params, key, lambda: self._find_sub_cell_params(cls))
+        finally:
+            self._sub_cell_pending.discard(key)
+
+    def _find_sub_cell_params(self, cls: ClassInfo) -> set[str] | None:
+        holders = self.holders(cls)
+        if not holders:
+            return None
+        construct = self.find_method(cls, "construct")
+        if construct is None:
+            return None
+        variables: set[str] = set()
+        called = False
+        for parent, attr in holders:
+            for target in self._cell_targets(parent):
+                for compiled in self.reach(target):
+                    self_name = first_parameter(compiled.node) if compiled.owner else None
+                    if self_name is None:
+                        continue
+                    values = self.values(compiled)
+                    for call in compiled.module.nodes(compiled.node):
+                        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                                and call.func.attr == attr
+                                and isinstance(call.func.value, ast.Name)
+                                and call.func.value.id == self_name):
+                            called = True
+                            variables.update(
+                                param for param, argument in bind_arguments(call, construct[1], True)
+                                if values.is_variable(argument)
+                            )
+        return variables if called else None
+
+    def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
+        """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
+        uses ``cls`` in any other way (a model of its own, a list of layers, an export)."""
+        module = cls.module
+        if "__all__" in module.assignments:
+            return None
+        holders: list[tuple[ClassInfo, str]] = []
+        for user in [module, *filter(None, map(self.project.module,
+                                               self.project.importers_of(module.path)))]:
+            parents = user.parents(user.tree)
+            for node in user.nodes(user.tree):
+                if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(
+                        getattr(node, "ctx", ast.Load()), ast.Load):
+                    continue
+                qualified = user.imports.qualify(node)
+                if qualified is None or qualified.rsplit(".", 1)[-1] != cls.name:
+                    continue
+                if self.resolve_class(qualified, user) is not cls:
+                    continue
+                if isinstance(node, ast.Attribute) and isinstance(parents.get(id(node)), ast.Attribute):
+                    continue  # a prefix of a longer chain is not a use on its own
+                holder = self._holder_of(node, parents, user)
+                if holder is None:
+                    return None
+                holders.append(holder)
+            if user is not module and user.path.name == "__init__.py" and any(
+                    isinstance(n, ast.ImportFrom) and any(a.name == cls.name for a in n.names)
+                    for n in user.tree.body):
+                return None  # re-exported: users outside the project may build it themselves
+        return holders
+
+    def _holder_of(self, use: ast.expr, parents: dict, module: ModuleInfo) -> tuple[ClassInfo, str] | None:
+        """(Cell, attr) when ``use`` is the class in ``self.<attr> = use(...)`` in a method of a
+        Cell of ``module``; else None."""
+        call = parents.get(id(use))
+        assign = parents.get(id(call))
+        if not (isinstance(call, ast.Call) and call.func is use and isinstance(assign, ast.Assign)
+                and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Attribute)):
+            return None
+        target = assign.targets[0]
+        method = parents.get(id(assign))
+        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            method = parents.get(id(method))
+        owner = parents.get(id(method)) if method is not None else None
+        parent = next((c for c in module.classes.values() if c.node is owner), None)
+        if (parent is None or not self.is_cell(parent) or not isinstance(target.value, ast.Name)
+                or target.value.id != first_parameter(method)):
+            return None
+        return parent, target.attr
 
     def values(self, compiled: CompiledFunction) -> FunctionValues:
         """Constants versus variables inside one compiled function (cached)."""

@@ -454,3 +454,58 @@ def test_jit_wrapping_inside_a_function_makes_a_root(tmp_path):
             return step(x), evaluate(x)
         """})
     assert flagged(tmp_path, "m.py") == [(4, None), (7, None)]
+
+
+# ----- sub-Cells: construct's inputs are what the parent passes ---------------------------------
+
+SUB_CELL = """
+    import numpy as np
+    from mindspore import Tensor, nn
+
+    class Mask(nn.Cell):
+        def construct(self, rows, cols):
+            return Tensor(np.ones((rows, cols)))
+
+    class Block(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.mask = Mask()
+
+        def construct(self, x):
+            rows, cols = x.shape
+            return x * self.mask({arguments})
+    {extra}
+"""
+
+
+def mask_rules(folder: Path, arguments: str = "rows, cols", extra: str = "") -> set[str]:
+    write(folder, {"net.py": SUB_CELL.format(arguments=arguments, extra=extra)})
+    line = 6  # the np.ones line of Mask.construct
+    return {f.rule.symbol for f in new_engine().check_file(folder / "net.py") if f.line == line}
+
+
+def test_a_sub_cell_called_with_ints_from_a_shape_sees_constants(tmp_path):
+    assert mask_rules(tmp_path) == {"numpy-on-constants"}
+
+
+@pytest.mark.parametrize("arguments, extra", [
+    ("x, cols", ""),  # the parent passes a tensor: an input
+    ("rows, cols", "net = Mask()\n"),  # also built on its own: its inputs are anyone's
+    ("rows, cols", "__all__ = ['Mask', 'Block']\n"),  # exported: users may call it themselves
+    ("rows, cols", "LAYERS = [Mask()]\n"),  # held some other way than self.<attr> = Mask()
+])
+def test_a_sub_cell_keeps_tensor_inputs_unless_every_use_says_otherwise(tmp_path, arguments, extra):
+    assert mask_rules(tmp_path, arguments, extra) == {"host-call-on-tensor"}
+
+
+def test_confirm_compiles_a_sub_cell_inside_its_parent(tmp_path):
+    from msgraphlint.confirm.plan import Planner
+    from msgraphlint.confirm_settings import ConfirmSettings
+
+    write(tmp_path, {"net.py": SUB_CELL.format(arguments="rows, cols", extra="")})
+    project = Project()
+    planner = Planner(ReachModel(project), ConfirmSettings(), Level.LAX, tmp_path)
+    planner.add_module(project.module(tmp_path / "net.py"))
+    assert {t.label for t in planner.targets.values()} == {"Block"}
+    (block,) = planner.targets.values()
+    assert {root.label for root in block.roots} == {"Mask.construct", "Block.construct"}

@@ -87,6 +87,7 @@ class Planner:
         self.base = base  # the folder [tool.msgraphlint.confirm.targets] keys are relative to
         self.targets: dict[tuple, ConfirmTarget] = {}
         self.by_root: dict[tuple[str, str, int], ConfirmTarget] = {}
+        self._added: set[int] = set()  # modules whose targets are planned
 
     def add_finding(self, finding: Finding, module) -> None:
         """Findings outside any compiled function: a file MindSpore cannot import is confirmed
@@ -115,17 +116,39 @@ class Planner:
                 self.targets[key].span = (cls.node.lineno, last)
 
     def add_module(self, module) -> None:
+        if id(module) in self._added:
+            return
+        self._added.add(id(module))
         for root in self.model.targets(module):
-            target = self._target_for(root)
-            if target is None:
-                continue
-            target.roots.append(root)
-            self.by_root[root_key(root)] = target
-            for compiled in self.model.reach(root):
-                span = (compiled.module.path, compiled.node.lineno,
-                        compiled.node.end_lineno or compiled.node.lineno)
-                if span not in target.functions:
-                    target.functions.append(span)
+            self._plan(root)
+
+    def _plan(self, root: Target) -> ConfirmTarget | None:
+        if (planned := self.by_root.get(root_key(root))) is not None:
+            return planned
+        # A sub-Cell whose inputs are what its parent passes (ints from a shape, say) is
+        # compiled inside the parent, the way the parent calls it, never on its own.
+        target = self._held_through(root) or self._target_for(root)
+        if target is None:
+            return None
+        target.roots.append(root)
+        self.by_root[root_key(root)] = target
+        for compiled in self.model.reach(root):
+            span = (compiled.module.path, compiled.node.lineno,
+                    compiled.node.end_lineno or compiled.node.lineno)
+            if span not in target.functions:
+                target.functions.append(span)
+        return target
+
+    def _held_through(self, root: Target) -> ConfirmTarget | None:
+        """The target of the first Cell holding ``root``'s Cell, when its construct's inputs
+        come from its parents (ReachModel.sub_cell_params)."""
+        if root.kind != "cell" or self.model.sub_cell_params(root.cell) is None:
+            return None
+        for parent, _ in self.model.holders(root.cell) or ():
+            for parent_root in self.model.targets(parent.module):
+                if parent_root.cell is parent and parent_root.node.name == "construct":
+                    return self._plan(parent_root)
+        return None
 
     def _target_for(self, root: Target) -> ConfirmTarget | None:
         if root.kind == "cell":
