@@ -51,6 +51,16 @@ WEIGHTED_LAYERS = frozenset(
     }
 )
 
+# Of those, the layers whose weights start from fixed values (ones, zeros, 0.25) when no
+# *_init argument says otherwise: GRAPH_MODE and PyNative compute the same (probed, 2.10).
+FIXED_INIT_LAYERS = frozenset(
+    {
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d",
+        "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "LayerNormExt", "PReLU", "PReLUExt",
+        "SyncBatchNorm",
+    }
+)
+
 
 class CellConstructionFamily(Family):
     name = "cell-construction"
@@ -75,7 +85,11 @@ class CellConstructionFamily(Family):
                 ctx.report("cell-created-with-tensor-args", node, spelled)
             return
         if is_cell and has_weights(qualified, ctx.module, ctx.model):
-            ctx.report("weighted-cell-created-in-construct", node, spelled)
+            # Weights that start from fixed values are no random draw to freeze.
+            fixed = last_name(qualified) in FIXED_INIT_LAYERS and not any(
+                (keyword.arg or "").endswith("_init") for keyword in node.keywords)
+            symbol = "untrained-layer-in-construct" if fixed else "weighted-cell-created-in-construct"
+            ctx.report(symbol, node, spelled)
         else:
             ctx.report("cell-created-in-construct", node, spelled)
 
