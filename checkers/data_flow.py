@@ -449,6 +449,7 @@ class FunctionFlow:
         if node is None:
             return
         pending: list[tuple[ast.AST, frozenset[str]]] = [(node, frozenset())]
+        walrus: list[str] = []
         while pending:
             current, shadowed = pending.pop()
             if isinstance(current, ast.Name):
@@ -477,7 +478,12 @@ class FunctionFlow:
                 continue
             if isinstance(current, ast.IfExp):
                 self.check_conditional(current, state)
+            if isinstance(current, ast.NamedExpr):
+                walrus.append(current.target.id)
             pending.extend((child, shadowed) for child in ast.iter_child_nodes(current))
+        # `if (m := value):` binds m on every path from the test on, whichever branch runs.
+        for name in walrus:
+            state.bind(name, "unknown")
 
     def check_use(self, node: ast.Name, state: State) -> None:
         name = node.id

@@ -58,6 +58,32 @@ STATIC_CALLS = frozenset(
 )
 
 
+# Names an annotation may use and still say "no tensor in here": `adapter_names: list[str]`,
+# `flag: bool`, `sizes: Optional[tuple[int, ...]]`. Anything else (Tensor, a project class, a
+# string forward reference) leaves the parameter an input.
+PLAIN_ANNOTATION_NAMES = frozenset(
+    {
+        "int", "float", "bool", "str", "bytes", "complex", "list", "tuple", "dict", "set",
+        "frozenset", "List", "Tuple", "Dict", "Set", "FrozenSet", "Optional", "Union", "Sequence",
+        "Mapping", "Literal", "typing",
+    }
+)
+
+
+def is_plain_annotation(annotation: ast.expr | None) -> bool:
+    """An annotation naming only Python scalars, strings and containers of them."""
+    if annotation is None:
+        return False
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name) and node.id not in PLAIN_ANNOTATION_NAMES:
+            return False
+        if isinstance(node, ast.Attribute) and node.attr not in PLAIN_ANNOTATION_NAMES:
+            return False
+        if isinstance(node, ast.Constant) and node.value not in (None, Ellipsis):
+            return False  # a forward reference ("Tensor") or a Literal's value: not judged
+    return True
+
+
 class FunctionSyntax:
     """What one function's syntax alone says: its bindings, parameters, globals and parents.
 
@@ -137,7 +163,8 @@ class FunctionValues:
         self.names: set[str] = {
             p.arg
             for p in [*params, *extra]
-            if variable_params is None or p.arg in variable_params
+            if (variable_params is None or p.arg in variable_params)
+            and not is_plain_annotation(p.annotation)
         }
         self._propagate()
 

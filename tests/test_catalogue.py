@@ -91,7 +91,7 @@ def test_message_templates_name_no_level_and_state_the_consequence(rule):
 
 def test_consequence_follows_the_verdicts():
     host = catalogue.rule("host-call-on-tensor")
-    assert catalogue.consequence(host) == (
+    assert catalogue.consequence(host).startswith(
         "rejected at STRICT and COMPATIBLE, at LAX it runs in the interpreter and the gradient"
         " through it is lost"
     )

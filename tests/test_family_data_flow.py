@@ -532,3 +532,20 @@ def test_odd_code_does_not_crash(tmp_path):
     assert [(f.rule.symbol, lines[f.line - 1].strip()) for f in findings if f.rule.symbol in SYMBOLS] == [
         ("conditionally-bound-name", "return t + s")
     ]
+
+
+def test_a_walrus_in_the_test_binds_on_every_path(tmp_path):
+    """`if not isinstance(m := mask, dict): m = ...` binds m before either branch runs (the
+    walrus itself is unsupported-expression, reported once)."""
+    path = tmp_path / "net.py"
+    path.write_text(
+        "from mindspore import nn\n\n"
+        "class Net(nn.Cell):\n"
+        "    def construct(self, x, attention_mask=None):\n"
+        "        if not isinstance(m := attention_mask, dict):\n"
+        "            m = {'full': x * 2}\n"
+        "        return m['full']\n"
+    )
+    from msgraphlint.pipeline import new_engine
+
+    assert {f.rule.symbol for f in new_engine().check_file(path)} == {"unsupported-expression"}

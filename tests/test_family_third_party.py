@@ -45,3 +45,21 @@ class Net(nn.Cell):
         return Tensor(np.cumsum(x))
 """)
     assert got == {("host-call-on-tensor", "return Tensor(np.cumsum(x))")}
+
+
+def test_parameters_annotated_as_plain_python_are_not_tensors(tmp_path):
+    """`adapter_names: list[str]` (peft's LoRA layers) is a list of strings, not a tensor;
+    `Optional[Tensor]` still is one."""
+    path = tmp_path / "net.py"
+    path.write_text(
+        "from typing import Optional\nfrom mindspore import nn, Tensor\n\n"
+        "class Lora(nn.Cell):\n"
+        "    def construct(self, x, names: list[str] = None, t: Optional[Tensor] = None):\n"
+        "        unique = set(names)\n"
+        "        other = set(t)\n"
+        "        return x\n"
+    )
+    from msgraphlint.pipeline import new_engine
+
+    found = [(f.rule.symbol, f.line) for f in new_engine().check_file(path)]
+    assert found == [("host-call-on-tensor", 7)]
