@@ -10,7 +10,6 @@ message.
 from __future__ import annotations
 
 import codecs
-import dataclasses
 import difflib
 import os
 from collections.abc import Sequence
@@ -149,7 +148,7 @@ def apply_baseline(outcome: Outcome, known: Baseline | None, record: Path | None
 def confirm(engine: Engine, outcome: Outcome, request: Request) -> None:
     """--confirm: the findings with MindSpore's evidence (msgraphlint.confirm, docs/confirm.md);
     with "all", the targets of every checked file, not only those with findings."""
-    from .confirm.run import INSTALL_HINT, ConfirmOptions, MindSporeMissing, confirm_findings
+    from .confirm.run import ConfirmOptions, MindSporeMissing, confirm_findings
 
     every = request.confirm == "all"
     options = ConfirmOptions(all_targets=every, jobs=request.jobs or 0, use_cache=request.use_cache,
@@ -158,14 +157,19 @@ def confirm(engine: Engine, outcome: Outcome, request: Request) -> None:
         confirmed = confirm_findings(engine, outcome.findings, request.config,
                                      outcome.checked if every else [], options)
     except MindSporeMissing as error:
-        raise PipelineError(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}"
-                            ) from None
+        raise _needs_mindspore(error) from None
     # Static findings keep their fingerprints; the compiler's own findings get theirs.
     new = [f for f in confirmed.findings if f.fingerprint is None]
     fingerprinted = iter(fingerprint(new, engine))
     outcome.findings = [f if f.fingerprint is not None else next(fingerprinted)
                         for f in confirmed.findings]
     outcome.confirm_summary = confirmed.summary(request.config.device)
+
+
+def _needs_mindspore(error: Exception) -> PipelineError:
+    from .confirm.run import INSTALL_HINT
+
+    return PipelineError(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}")
 
 
 def check_buffer(engine: Engine, path: Path, raw: bytes) -> list[Finding]:
@@ -184,84 +188,107 @@ MAX_FIX_PASSES = 10  # a fix that overlaps another waits for the next pass
 def run_fixing(request: Request) -> Outcome:
     """--fix (and --diff): apply the fixes pass after pass until none is left, re-checking the
     files it changed; then write them (or, with --diff, describe them) and report what is left.
-    Nothing is written when the analysis fails on any file."""
-    from .fix import apply_to_file, wanted
-
+    Nothing is written when the analysis fails on any file, in any pass."""
     if request.raw:
         raise PipelineError("--fix rewrites files on disk; it cannot fix stdin")
-    config = request.config
     engine = new_engine(cache=ResultCache() if request.use_cache else None)
     analysed = analyse(engine, request)
-    if analysed.internal_errors:
-        return Outcome(attach_fixes(select(analysed.findings, config), engine), analysed.files,
-                       analysed.checked, analysed.internal_errors,
+    passes = FixPasses(engine, request)
+    if not analysed.internal_errors:
+        passes.run(analysed.findings)
+    if analysed.internal_errors or passes.internal_errors:
+        return Outcome(attach_fixes(select(analysed.findings, request.config), engine),
+                       analysed.files, analysed.checked,
+                       analysed.internal_errors + passes.internal_errors,
                        ["nothing was fixed: msgraphlint failed on a file (below)"])
-    current = {f.path: [] for f in analysed.findings}
-    for finding in attach_fixes(select(analysed.findings, config), engine):
-        current[finding.path].append(finding)
-    originals: dict[Path, bytes] = {}
-    fixed: list[Finding] = []
-    notices: list[str] = []
-    for _ in range(MAX_FIX_PASSES):
-        changed = []
-        for path, findings in current.items():
-            chosen = [f for f in findings if wanted(f.fix, request.unsafe_fixes)]
-            if not chosen:
-                continue
-            # A file already rewritten in an earlier pass was checked then.
-            raw = originals.get(path) or engine.project.raw(path)
-            plain = path in originals or _plain_utf8(raw, engine, path)
-            result = apply_to_file(path, chosen, engine.project) if plain else None
-            if result is None:
-                notices.append(f"{path}: left as it was: its fixes would not leave a UTF-8 file that parses")
-                current[path] = [replace(f, fix=None) if f in chosen else f for f in findings]
-                continue
-            originals.setdefault(path, raw)
-            fixed.extend(result.applied)
-            bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-            engine.project.source(path, bom + result.text.encode("utf-8"))
-            changed.append(path)
-        if not changed:
-            break
-        # The files it changed, checked again as they now read (the project holds their new text).
-        again = engine.check_files(changed)
-        for path in changed:
-            current[path] = []
-        for finding in attach_fixes(select(again.findings, config), engine):
-            current.setdefault(finding.path, []).append(finding)
-    new_texts = {path: engine.project.source(path).text for path in originals}
+    new_texts = {path: engine.project.source(path).text for path in passes.originals}
+    fixed, notices = passes.fixed, passes.notices
     if request.confirm and new_texts:
         fixed, notices = _verified(new_texts, fixed, notices, request)
     if request.diff:
-        outcome = Outcome([f for fs in current.values() for f in fs], analysed.files, analysed.checked,
-                          notices=notices, fixed=fixed)
-        outcome.diff = unified_diff(originals, new_texts)
+        outcome = Outcome(passes.remaining(), analysed.files, analysed.checked, notices=notices,
+                          fixed=fixed)
+        outcome.diff = unified_diff(passes.originals, new_texts)
         return outcome
     for path, text in new_texts.items():
-        bom = codecs.BOM_UTF8 if originals[path].startswith(codecs.BOM_UTF8) else b""
+        bom = codecs.BOM_UTF8 if passes.originals[path].startswith(codecs.BOM_UTF8) else b""
         try:
             path.write_bytes(bom + text.encode("utf-8"))
         except OSError as error:
             notices.append(f"cannot write {path}: {error.strerror or error}")
     # What is left, exactly as a plain run reports it on the files as written.
-    outcome = run(dataclasses.replace(request, fix=False, diff=False))
+    outcome = run(replace(request, fix=False, diff=False))
     outcome.fixed = fixed
     outcome.notices[:0] = notices
     return outcome
+
+
+class FixPasses:
+    """The fixes applied in memory, pass after pass: the project holds each rewritten file's new
+    text, so the next pass checks the files as they now read."""
+
+    def __init__(self, engine: Engine, request: Request):
+        self.engine, self.config, self.unsafe = engine, request.config, request.unsafe_fixes
+        self.current: dict[Path, list[Finding]] = {}  # each file's findings as it now reads
+        self.originals: dict[Path, bytes] = {}  # the files rewritten, as they were on disk
+        self.fixed: list[Finding] = []
+        self.notices: list[str] = []
+        self.internal_errors: list[str] = []
+
+    def run(self, findings: list[Finding]) -> None:
+        self._take(findings, set())
+        for _ in range(MAX_FIX_PASSES):
+            changed = [path for path in list(self.current) if self._fix_file(path)]
+            if not changed:
+                return
+            again = self.engine.check_files(changed)
+            self.internal_errors += again.internal_errors
+            self._take(again.findings, set(changed))
+
+    def remaining(self) -> list[Finding]:
+        return [finding for findings in self.current.values() for finding in findings]
+
+    def _take(self, findings: list[Finding], rechecked: set[Path]) -> None:
+        for path in rechecked:
+            self.current[path] = []
+        for finding in attach_fixes(select(findings, self.config), self.engine):
+            self.current.setdefault(finding.path, []).append(finding)
+
+    def _fix_file(self, path: Path) -> bool:
+        from .fix import apply_to_file, wanted
+
+        findings = self.current[path]
+        chosen = [f for f in findings if wanted(f.fix, self.unsafe)]
+        if not chosen:
+            return False
+        project = self.engine.project
+        # A file already rewritten in an earlier pass was checked then.
+        raw = self.originals.get(path) or project.raw(path)
+        plain = path in self.originals or _plain_utf8(raw, self.engine, path)
+        result = apply_to_file(path, chosen, project) if plain else None
+        if result is None:
+            self.notices.append(f"{path}: left as it was: its fixes would not leave a UTF-8 file"
+                                " that parses")
+            self.current[path] = [replace(f, fix=None) if f in chosen else f for f in findings]
+            return False
+        self.originals.setdefault(path, raw)
+        self.fixed.extend(result.applied)
+        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+        project.source(path, bom + result.text.encode("utf-8"))
+        return True
 
 
 def _verified(new_texts: dict[Path, str], fixed: list[Finding], notices: list[str],
               request: Request) -> tuple[list[Finding], list[str]]:
     """--fix --confirm: keep the fixed texts MindSpore accepts (msgraphlint.fix.verify); the
     others are dropped, so their files are neither written nor shown in --diff."""
-    from .confirm.run import INSTALL_HINT, MindSporeMissing
+    from .confirm.run import MindSporeMissing
     from .fix.verify import verify
 
     try:
         verdicts = verify(new_texts, request.config, request.jobs, request.progress, new_engine)
     except MindSporeMissing as error:
-        raise PipelineError(f"--confirm needs MindSpore ({error}); install it with: {INSTALL_HINT}"
-                            ) from None
+        raise _needs_mindspore(error) from None
     for path, verdict in verdicts.items():
         count = sum(1 for f in fixed if f.path == path)
         if verdict.verified:
