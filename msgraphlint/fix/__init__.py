@@ -23,7 +23,7 @@ from ..project import Project
 from .edits import SourceText, apply_edits
 from .rules import FIXERS, fix_for
 
-SAFE, UNSAFE = "safe", "unsafe"
+SAFE = "safe"
 
 
 def attach(findings: Iterable[Finding], project: Project) -> list[Finding]:
@@ -32,10 +32,9 @@ def attach(findings: Iterable[Finding], project: Project) -> list[Finding]:
     fixed = []
     for finding in findings:
         if finding.rule.symbol in FIXERS and not finding.suppressed:
-            source = sources.get(finding.path, ...)
-            if source is ...:
-                source = sources[finding.path] = _source(finding.path, project)
-            if source is not None:
+            if finding.path not in sources:
+                sources[finding.path] = _source(finding.path, project)
+            if (source := sources[finding.path]) is not None:
                 finding = replace(finding, fix=fix_for(finding, source))
         fixed.append(finding)
     return fixed
@@ -92,9 +91,9 @@ def _span(edit: Edit) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def _overlap(a: Edit, b: Edit) -> bool:
+    """Spans that share a character; an insertion overlaps a span it falls strictly inside, and
+    another insertion at the same point (their order would be a guess)."""
     (a_start, a_end), (b_start, b_end) = _span(a), _span(b)
-    if a_start == a_end or b_start == b_end:  # an insertion: only at the very same point
-        return a_start == b_start if a_start == a_end and b_start == b_end else (
-            b_start < a_start < b_end if a_start == a_end else a_start < b_start < a_end
-        )
+    if a_start == a_end and b_start == b_end:
+        return a_start == b_start
     return a_start < b_end and b_start < a_end
