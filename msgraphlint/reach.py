@@ -405,8 +405,9 @@ class ReachModel:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
         uses ``cls`` in any other way (a model of its own, a list of layers, an export)."""
         module = cls.module
-        if "__all__" in module.assignments:
-            return None
+        if _in_all(module, cls.name):
+            return None  # part of the module's public API: users may build it themselves
+        star_exports = "__all__" not in module.assignments
         holders: list[tuple[ClassInfo, str]] = []
         for user in [module, *filter(None, map(self.project.module,
                                                self.project.importers_of(module.path)))]:
@@ -426,9 +427,7 @@ class ReachModel:
                 if holder is None:
                     return None
                 holders.append(holder)
-            if user is not module and user.path.name == "__init__.py" and any(
-                    isinstance(n, ast.ImportFrom) and any(a.name == cls.name for a in n.names)
-                    for n in user.tree.body):
+            if user is not module and _re_exports(user, cls.name, star_exports):
                 return None  # re-exported: users outside the project may build it themselves
         return holders
 
@@ -841,3 +840,27 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
     )
+
+
+def _in_all(module: ModuleInfo, name: str) -> bool:
+    """Whether the module's ``__all__`` lists ``name`` (an ``__all__`` that is not a literal list
+    of strings may list anything)."""
+    for value in module.assignments.get("__all__", ()):
+        if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+            return True
+        if any(e.value == name for e in value.elts):
+            return True
+    return False
+
+
+def _re_exports(package: ModuleInfo, name: str, star_exports: bool) -> bool:
+    """A package ``__init__`` that hands ``name`` on: by name, or by ``import *`` when the
+    defining module has no ``__all__``."""
+    if package.path.name != "__init__.py":
+        return False
+    for node in package.tree.body:
+        if isinstance(node, ast.ImportFrom) and any(
+                alias.name == name or (alias.name == "*" and star_exports) for alias in node.names):
+            return True
+    return False

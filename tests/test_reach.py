@@ -509,3 +509,11 @@ def test_confirm_compiles_a_sub_cell_inside_its_parent(tmp_path):
     assert {t.label for t in planner.targets.values()} == {"Block"}
     (block,) = planner.targets.values()
     assert {root.label for root in block.roots} == {"Mask.construct", "Block.construct"}
+
+
+def test_a_sub_cell_left_out_of_all_is_still_a_sub_cell(tmp_path):
+    """`__all__` naming only the model keeps its blocks' inputs from their parents (mindcv's
+    edgenext); a package `import *` of a module without `__all__` exports every block."""
+    assert mask_rules(tmp_path, extra="__all__ = ['Block']\n") == {"numpy-on-constants"}
+    write(tmp_path, {"__init__.py": "from .net import *\n"})
+    assert mask_rules(tmp_path) == {"host-call-on-tensor"}
