@@ -15,7 +15,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 
@@ -80,7 +80,7 @@ class Rule:
     accepted: str = ""
     # A cap on the severity reported before --confirm, when the static analysis cannot know what
     # the verdict needs (tensor-as-bool: whether the tensor holds one element), and why.
-    static_severity: "Severity | None" = None
+    static_severity: Severity | None = None
     static_severity_why: str = ""
     replacements: str = ""  # the name of a table in data/replacements.toml
     # ``msgraphlint check --fix``: "safe" (applied by --fix), "unsafe" (only with --unsafe-fixes),
@@ -105,9 +105,9 @@ class Rule:
         cap = self.static_severity
         return cap if cap is not None and cap.rank < severity.rank else severity
 
-    @property
+    @cached_property
     def template(self) -> str:
-        """The %-style message template with the consequence written in."""
+        """The %-style message template with the consequence written in (once per rule)."""
         return self.message.replace("{consequence}", consequence(self))
 
     def replacement_for(self, qualified: str) -> str:
