@@ -604,6 +604,14 @@ class Project:
         """The module at ``path`` if it has been read already (an editor's buffer included)."""
         return self._modules.get(self.real_path(path))
 
+    def mentions(self, path: Path, word: bytes) -> bool:
+        """Whether the file's bytes contain ``word``: a look before parsing it, noted for the
+        result cache like any read."""
+        raw = self.raw(path)
+        if self.reads.active:
+            self.reads.note(("file", str(self.real_path(path)), content_digest(raw).hex()))
+        return word in raw
+
     @staticmethod
     def raw(path: Path) -> bytes:
         try:

@@ -10,6 +10,7 @@ code outside the reach (``__init__``, training loops, plain helpers) is never ch
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -409,46 +410,59 @@ class ReachModel:
             return None  # part of the module's public API: users may build it themselves
         star_exports = "__all__" not in module.assignments
         holders: list[tuple[ClassInfo, str]] = []
-        for user in [module, *filter(None, map(self.project.module,
-                                               self.project.importers_of(module.path)))]:
-            parents = user.parents(user.tree)
-            for node in user.nodes(user.tree):
-                if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(
-                        getattr(node, "ctx", ast.Load()), ast.Load):
-                    continue
-                qualified = user.imports.qualify(node)
-                if qualified is None or qualified.rsplit(".", 1)[-1] != cls.name:
-                    continue
-                if self.resolve_class(qualified, user) is not cls:
-                    continue
-                if isinstance(node, ast.Attribute) and isinstance(parents.get(id(node)), ast.Attribute):
-                    continue  # a prefix of a longer chain is not a use on its own
-                holder = self._holder_of(node, parents, user)
-                if holder is None:
-                    return None
-                holders.append(holder)
-            if user is not module and _re_exports(user, cls.name, star_exports):
-                return None  # re-exported: users outside the project may build it themselves
+        users = [module]
+        for path in self.project.importers_of(module.path):
+            package = star_exports and path.name == "__init__.py"
+            if package or self.project.mentions(path, cls.name.encode()):  # parse only those
+                if (user := self.project.module(path)) is not None:
+                    if _re_exports(user, cls.name, star_exports):
+                        return None  # re-exported: users outside the project may build it
+                    users.append(user)
+        for user in users:
+            found = self._uses_in_cell_methods(cls, user)
+            if found is None:
+                return None
+            holders.extend(found)
         return holders
 
-    def _holder_of(self, use: ast.expr, parents: dict, module: ModuleInfo) -> tuple[ClassInfo, str] | None:
-        """(Cell, attr) when ``use`` is the class in ``self.<attr> = use(...)`` in a method of a
-        Cell of ``module``; else None."""
-        call = parents.get(id(use))
-        assign = parents.get(id(call))
-        if not (isinstance(call, ast.Call) and call.func is use and isinstance(assign, ast.Assign)
-                and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Attribute)):
-            return None
-        target = assign.targets[0]
-        method = parents.get(id(assign))
-        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            method = parents.get(id(method))
-        owner = parents.get(id(method)) if method is not None else None
-        parent = next((c for c in module.classes.values() if c.node is owner), None)
-        if (parent is None or not self.is_cell(parent) or not isinstance(target.value, ast.Name)
-                or target.value.id != first_parameter(method)):
-            return None
-        return parent, target.attr
+    def _uses_in_cell_methods(self, cls: ClassInfo, user: ModuleInfo) -> list[tuple[ClassInfo, str]] | None:
+        """The holders ``user`` has of ``cls``, or None when it names it anywhere else. The
+        text says where the name appears; only the methods holding it are walked (a whole-module
+        walk per class cost a fifth of a run)."""
+        class_name = cls.name
+        word = re.compile(rf"\b{re.escape(class_name)}\b")
+        methods = [(cell, method) for cell in user.classes.values() if self.is_cell(cell)
+                   for method in cell.methods.values()]
+        text = user.source.text or ""
+        hits: set[int] = set()
+        for match in word.finditer(text):
+            number = text.count("\n", 0, match.start()) + 1
+            if user is cls.module and number == cls.node.lineno:
+                continue  # `class Name(...)`: the definition
+            inside = [(cell, m) for cell, m in methods if m.lineno <= number <= m.end_lineno]
+            if not inside:
+                return None  # named outside every Cell method: used some other way
+            hits.add(id(inside[0][1]))
+        found: list[tuple[ClassInfo, str]] = []
+        for cell, method in methods:
+            if id(method) not in hits:
+                continue
+            parents = user.parents(method)
+            for node in user.nodes(method):
+                name = node.id if isinstance(node, ast.Name) else (
+                    node.attr if isinstance(node, ast.Attribute) else None)
+                if name != class_name or not isinstance(node.ctx, ast.Load):
+                    continue
+                qualified = user.imports.qualify(node)
+                if qualified is None or self.resolve_class(qualified, user) is not cls:
+                    continue
+                if isinstance(node, ast.Name) and isinstance(parents.get(id(node)), ast.Attribute):
+                    return None  # Name.something: a use other than a call
+                holder = _held_as(node, parents, method)
+                if holder is None:
+                    return None
+                found.append((cell, holder))
+        return found
 
     def values(self, compiled: CompiledFunction) -> FunctionValues:
         """Constants versus variables inside one compiled function (cached)."""
@@ -840,6 +854,19 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
     )
+
+
+def _held_as(use: ast.expr, parents: dict, method: FunctionNode) -> str | None:
+    """``attr`` when ``use`` is the class in ``self.<attr> = use(...)`` in ``method``."""
+    call = parents.get(id(use))
+    assign = parents.get(id(call))
+    if not (isinstance(call, ast.Call) and call.func is use and isinstance(assign, ast.Assign)
+            and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Attribute)):
+        return None
+    target = assign.targets[0]
+    if not isinstance(target.value, ast.Name) or target.value.id != first_parameter(method):
+        return None
+    return target.attr
 
 
 def _in_all(module: ModuleInfo, name: str) -> bool:
