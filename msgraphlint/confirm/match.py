@@ -6,7 +6,8 @@
   a ``graph-compile-error`` finding of its own, at the line MindSpore names.
 - The target compiled: a finding whose rule says "rejected" at that level is ``not-reproduced``; one
   whose rule says "misbehaves" is ``confirmed`` when the run shows the rule's evidence (output,
-  gradient, effect) or a fallback (PyExecute) node at its line, else ``not-reproduced``; an advice
+  gradient, effect: the consequence its message states), else ``not-reproduced`` (a PyExecute
+  node at its line is shown beside, as where the interpreter runs); an advice
   (accepted) finding is ``confirmed`` by compiling.
 - No answer from MindSpore (a limit, a crash, an import error, inputs that cannot be built, no
   compiled target at all): ``unverified`` with the reason.
@@ -150,13 +151,15 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
         return CONFIRMED, [("compile", f"{target.label} compiled {where}"), *fallback_evidence], None
     shown = [(kind, detail) for kind, detail in result.get("evidence", [])]
     matching = [pair for pair in shown if pair[0] == finding.rule.evidence]
-    if matching or fallback_evidence:
+    # The claim is the consequence the message states (a lost gradient, a frozen value, an
+    # effect run once): a PyExecute node at the line shows the mechanism, not the claim.
+    if matching:
         return CONFIRMED, [*matching, *fallback_evidence], None
     detail = (f"{target.label} compiled {where}, and with inputs {list(target.inputs)} showed no"
               f" {finding.rule.evidence} difference from PyNative")
     if result.get("note"):
         detail += f" ({result['note']})"
-    return NOT_REPRODUCED, [(finding.rule.evidence, detail), *shown], None
+    return NOT_REPRODUCED, [(finding.rule.evidence, detail), *shown, *fallback_evidence], None
 
 
 def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, device: str):
