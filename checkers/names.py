@@ -24,7 +24,7 @@ import re
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import snapshot
 from msgraphlint.qualnames import canonical
-from msgraphlint.project import ClassInfo, ModuleInfo
+from msgraphlint.project import ClassInfo, ModuleInfo, bound_names
 from msgraphlint.reach import CELL_BASE, first_parameter
 from msgraphlint.values import NON_GRAPH_BUILTINS
 
@@ -100,7 +100,7 @@ class NamesFamily(Family):
         if self.may_be_folded_away(node, ctx):
             return
         owner = ctx.owner
-        if owner is not None and node.id in class_body_names(owner):
+        if owner is not None and node.id in owner.body_names:
             hint = CLASS_ATTRIBUTE_INSTEAD % node.id
         else:
             hint = IMPORT_INSTEAD
@@ -182,7 +182,7 @@ class NamesFamily(Family):
             # (its __getattr__/__setattr__ serve the attributes its subclasses set).
             names = set(CELL_ATTRIBUTES)
         elif complete_class(ctx, cls):
-            names = set(cls.methods) | set(cls.self_assignments) | class_body_names(cls)
+            names = set(cls.methods) | set(cls.self_assignments) | cls.body_names
             if CELL_BASE in cls.base_names:
                 names |= CELL_ATTRIBUTES
         return names
@@ -309,9 +309,9 @@ def _definition_names(node: ast.AST) -> frozenset[str]:
         if inner is node:
             continue
         if isinstance(inner, DEFINITIONS):
-            defined.update(_stored_names(inner))
+            defined.update(bound_names(inner))
         elif isinstance(inner, (ast.Name, ast.arguments, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            other.update(_stored_names(inner))
+            other.update(bound_names(inner))
     return frozenset(defined - other)
 
 
@@ -322,33 +322,10 @@ def has_star_import(tree: ast.Module) -> bool:
     )
 
 
-def _stored_names(node: ast.AST):
-    """Names one node binds (not descending)."""
-    match node:
-        case ast.Name(id=name, ctx=ast.Store() | ast.Del()):
-            yield name
-        case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
-            for alias in aliases:
-                yield (alias.asname or alias.name).split(".")[0]
-        case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(name=name):
-            yield name
-        case ast.ExceptHandler(name=name) if name:
-            yield name
-        case ast.MatchAs(name=name) | ast.MatchStar(name=name) if name:
-            yield name
-        case ast.MatchMapping(rest=name) if name:
-            yield name
-        case ast.Global(names=names) | ast.Nonlocal(names=names):
-            yield from names
-        case ast.arguments():
-            every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
-            yield from (arg.arg for arg in every if arg is not None)
-
-
 def all_bindings(function: ast.AST):
     """Every name bound anywhere inside a function, its nested scopes included."""
     for node in ast.walk(function):
-        yield from _stored_names(node)
+        yield from bound_names(node)
 
 
 def scope_bindings(tree: ast.Module, has_global: bool = True):
@@ -357,7 +334,7 @@ def scope_bindings(tree: ast.Module, has_global: bool = True):
     pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
-        yield from _stored_names(node)
+        yield from bound_names(node)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             for inner in ast.walk(node) if has_global else ():
                 if isinstance(inner, ast.Global):
@@ -387,19 +364,6 @@ def enclosing_functions(module: ModuleInfo, node: ast.AST) -> list[ast.AST]:
 
     search(module.tree, [])
     return path
-
-
-def class_body_names(cls: ClassInfo) -> set[str]:
-    """Names the class body binds (attributes of the class), looking into if/try/with blocks."""
-    names: set[str] = set()
-    pending: list[ast.AST] = list(cls.node.body)
-    while pending:
-        node = pending.pop()
-        names.update(_stored_names(node))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        pending.extend(ast.iter_child_nodes(node))
-    return names
 
 
 def is_cell_itself(cls: ClassInfo) -> bool:

@@ -290,7 +290,10 @@ class Engine:
             for function_check in self._function_checks:
                 function_check(compiled.node, context)
             handlers = self._handlers
+            dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
             for node in module.body_nodes(compiled.node):
+                if id(node) in dead:
+                    continue
                 for handler in handlers.get(type(node), ()):
                     handler(node, context)
         return findings

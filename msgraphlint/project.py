@@ -199,6 +199,20 @@ class ClassInfo:
         return found
 
     @cached_property
+    def body_names(self) -> frozenset[str]:
+        """Names the class body binds (attributes of the class), looking into if/try/with
+        blocks but not into methods."""
+        names: set[str] = set()
+        pending: list[ast.AST] = list(self.node.body)
+        while pending:
+            node = pending.pop()
+            names.update(bound_names(node))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            pending.extend(ast.iter_child_nodes(node))
+        return frozenset(names)
+
+    @cached_property
     def self_assignments(self) -> dict[str, list[ast.expr]]:
         """attr -> every value assigned to ``self.attr`` in any method of this class."""
         assigned: dict[str, list[ast.expr]] = {}
@@ -241,6 +255,29 @@ class ClassInfo:
             if qualified := self.module.imports.qualify(target):
                 names.append(qualified)
         return names
+
+
+def bound_names(node: ast.AST):
+    """Names one node binds (not descending)."""
+    match node:
+        case ast.Name(id=name, ctx=ast.Store() | ast.Del()):
+            yield name
+        case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
+            for alias in aliases:
+                yield (alias.asname or alias.name).split(".")[0]
+        case ast.FunctionDef(name=name) | ast.AsyncFunctionDef(name=name) | ast.ClassDef(name=name):
+            yield name
+        case ast.ExceptHandler(name=name) if name:
+            yield name
+        case ast.MatchAs(name=name) | ast.MatchStar(name=name) if name:
+            yield name
+        case ast.MatchMapping(rest=name) if name:
+            yield name
+        case ast.Global(names=names) | ast.Nonlocal(names=names):
+            yield from names
+        case ast.arguments():
+            every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
+            yield from (arg.arg for arg in every if arg is not None)
 
 
 def preorder(roots: list[ast.AST]) -> list[ast.AST]:

@@ -105,6 +105,7 @@ class ReachModel:
     _targets: dict[int, list[Target]] = field(default_factory=dict)
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     _sub_cell_params: dict[int, set[str] | None] = field(default_factory=dict)
+    _dead: dict[int, frozenset[int]] = field(default_factory=dict)
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
@@ -120,7 +121,8 @@ class ReachModel:
         if self._generation != self.project.generation:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
-                      self._values, self._compiled, self._compiled_in, self._sub_cell_params)
+                      self._values, self._compiled, self._compiled_in, self._sub_cell_params,
+                      self._dead)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -464,6 +466,61 @@ class ReachModel:
                 found.append((cell, holder))
         return found
 
+    # ----- branches the parser drops ------------------------------------------------------
+
+    def dead_nodes(self, compiled: CompiledFunction) -> frozenset[int]:
+        """ids of the nodes in branches MindSpore's parser folds away: the body of an ``if``
+        whose test is a constant false (the ``else`` of a constant true). Constants here are
+        literals and ``self`` attributes that every assignment gives a bool of one truth, which
+        nothing outside the class sets (`self.save_attention = False` in ``__init__``: blip's
+        ``if is_cross and self.save_attention:`` compiles at STRICT, its body never runs)."""
+        return self.memo(self._dead, id(compiled), lambda: self._find_dead(compiled))
+
+    def _find_dead(self, compiled: CompiledFunction) -> frozenset[int]:
+        module = compiled.module
+        dead: set[int] = set()
+        for node in module.nodes(compiled.node):
+            if not isinstance(node, ast.If) or id(node) in dead:
+                continue
+            truth = self.static_truth(node.test, compiled)
+            if truth is None:
+                continue
+            for statement in (node.orelse if truth else node.body):
+                dead.update(id(n) for n in module.nodes(statement))
+        return frozenset(dead)
+
+    def static_truth(self, test: ast.expr, compiled: CompiledFunction) -> bool | None:
+        """The truth of an if-test the parser knows while compiling, else None."""
+        match test:
+            case ast.Constant(value=value):
+                return bool(value)
+            case ast.UnaryOp(op=ast.Not(), operand=operand):
+                truth = self.static_truth(operand, compiled)
+                return None if truth is None else not truth
+            case ast.BoolOp(op=ast.And(), values=values):
+                truths = [self.static_truth(value, compiled) for value in values]
+                return False if False in truths else (True if all(truths) else None)
+            case ast.BoolOp(op=ast.Or(), values=values):
+                truths = [self.static_truth(value, compiled) for value in values]
+                return True if True in truths else (False if truths.count(False) == len(truths) else None)
+            case ast.Attribute(value=ast.Name(id=name), attr=attr) if (
+                    compiled.owner is not None and name == first_parameter(compiled.node)):
+                return self._attribute_truth(attr, compiled)
+        return None
+
+    def _attribute_truth(self, attr: str, compiled: CompiledFunction) -> bool | None:
+        values = [value for cls in self.self_classes(compiled)
+                  for value in cls.self_assignments.get(attr, ())]
+        if not values or any(attr in cls.body_names for cls in self.self_classes(compiled)):
+            return None  # never assigned here, or a class attribute too: not known
+        if not all(isinstance(v, ast.Constant) and isinstance(v.value, (bool, type(None)))
+                   for v in values):
+            return None
+        truths = {bool(value.value) for value in values}
+        if len(truths) != 1 or attr in self.project.externally_set(compiled.module.path):
+            return None
+        return truths.pop()
+
     def values(self, compiled: CompiledFunction) -> FunctionValues:
         """Constants versus variables inside one compiled function (cached)."""
         return self.memo(self._values, id(compiled), lambda: self._function_values(compiled))
@@ -503,8 +560,9 @@ class ReachModel:
         """A CallEdge for each call in ``caller`` that resolves to project code."""
         module, node, owner = caller.module, caller.node, caller.owner
         self_name = first_parameter(node) if owner is not None and not is_static(node) else None
+        dead = self.dead_nodes(caller)
         for call in module.nodes(node):
-            if not isinstance(call, ast.Call):
+            if not isinstance(call, ast.Call) or id(call) in dead:
                 continue
             func = call.func
             if isinstance(func, ast.Attribute) and owner is not None:

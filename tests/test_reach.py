@@ -517,3 +517,34 @@ def test_a_sub_cell_left_out_of_all_is_still_a_sub_cell(tmp_path):
     assert mask_rules(tmp_path, extra="__all__ = ['Block']\n") == {"numpy-on-constants"}
     write(tmp_path, {"__init__.py": "from .net import *\n"})
     assert mask_rules(tmp_path) == {"host-call-on-tensor"}
+
+
+DEBUG_SWITCH = """
+    from mindspore import nn
+
+    class Attention(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.save = {value}
+
+        def keep(self, m):
+            self.kept = m
+
+        def construct(self, x, other=None):
+            if other is not None and self.save:
+                self.keep(x)
+            return x * 2
+"""
+
+
+@pytest.mark.parametrize("value, extra, reached", [
+    ("False", "", False),  # folded: the branch is never compiled
+    ("True", "", True),
+    ("False", "net = Attention()\nnet.save = True\n", True),  # set from outside: not known
+    ("None if True else False", "", True),  # not a literal: not known
+])
+def test_branches_on_constant_switches_are_dropped(tmp_path, value, extra, reached):
+    path = tmp_path / "net.py"
+    path.write_text(textwrap.dedent(DEBUG_SWITCH.format(value=value)).lstrip() + extra, "utf-8")
+    findings = new_engine().check_file(path)
+    assert any(f.rule.symbol == "non-parameter-attribute-assign" for f in findings) == reached
