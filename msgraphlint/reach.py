@@ -473,7 +473,10 @@ class ReachModel:
         whose test is a constant false (the ``else`` of a constant true). Constants here are
         literals and ``self`` attributes that every assignment gives a bool of one truth, which
         nothing outside the class sets (`self.save_attention = False` in ``__init__``: blip's
-        ``if is_cross and self.save_attention:`` compiles at STRICT, its body never runs)."""
+        ``if is_cross and self.save_attention:`` compiles at STRICT, its body never runs). Also
+        the message of a branch that only raises under a test decided while compiling (`if
+        x.shape != (b, n): raise ValueError(f"... {x.size()}")`): built only for inputs that
+        already fail (probed on mindone's olmoe)."""
         return self.memo(self._dead, id(compiled), lambda: self._find_dead(compiled))
 
     def _find_dead(self, compiled: CompiledFunction) -> frozenset[int]:
@@ -484,6 +487,16 @@ class ReachModel:
                 continue
             truth = self.static_truth(node.test, compiled)
             if truth is None:
+                if _only_raises(node.body) and not self.values(compiled).is_variable(node.test):
+                    # An error path under a test the compiler decides while compiling (static
+                    # shapes, isinstance): its message is built only for inputs that already
+                    # fail. The raise itself stays: its exception class is resolved regardless.
+                    *before, last = node.body
+                    parts = [*before, last.cause]
+                    if isinstance(last.exc, ast.Call):
+                        parts += [*last.exc.args, *(k.value for k in last.exc.keywords)]
+                    dead.update(id(n) for part in parts if part is not None
+                                for n in module.nodes(part))
                 continue
             for statement in (node.orelse if truth else node.body):
                 dead.update(id(n) for n in module.nodes(statement))
@@ -912,6 +925,12 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
     )
+
+
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """A branch whose every path ends in ``raise`` (an error check's body)."""
+    return bool(body) and isinstance(body[-1], ast.Raise) and not any(
+        isinstance(statement, (ast.Return, ast.Break, ast.Continue)) for statement in body)
 
 
 def _held_as(use: ast.expr, parents: dict, method: FunctionNode) -> str | None:

@@ -548,3 +548,24 @@ def test_branches_on_constant_switches_are_dropped(tmp_path, value, extra, reach
     path.write_text(textwrap.dedent(DEBUG_SWITCH.format(value=value)).lstrip() + extra, "utf-8")
     findings = new_engine().check_file(path)
     assert any(f.rule.symbol == "non-parameter-attribute-assign" for f in findings) == reached
+
+
+def test_an_error_path_under_a_static_test_is_not_compiled_for_working_inputs(tmp_path):
+    """`if x.shape != (...): raise ValueError(f"... {x.size()}")` is folded while compiling: its
+    body is compiled only for inputs that already fail. A raise under a test on tensor values is
+    compiled, and reported."""
+    write(tmp_path, {"net.py": """
+        from mindspore import nn
+
+        class Attn(nn.Cell):
+            def construct(self, out):
+                rows, cols = out.shape
+                if out.shape != (rows, 2):
+                    raise ValueError(f"wrong shape {out.size()}")
+                if out.sum() > 0:
+                    raise ValueError(f"positive {out.size()}")
+                return out * 2
+    """})
+    lines = [f.line for f in new_engine().check_file(tmp_path / "net.py")
+             if f.rule.symbol == "tensor-size-call"]
+    assert lines == [9]
