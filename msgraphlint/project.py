@@ -474,6 +474,8 @@ class Project:
     _importers: dict[tuple[str, int], list[Path]] = field(default_factory=dict)
     reads: ReadLog = field(default_factory=ReadLog)
     _text_scans: dict[Path, "ProjectText"] = field(default_factory=dict)
+    _external_sets: dict[tuple, frozenset[str]] = field(default_factory=dict)
+    _raw_read: dict[Path, tuple[bytes, tuple]] = field(default_factory=dict)  # for mentions()
 
     def text_scans(self, near: Path) -> list["ProjectText"]:
         """Text scans of the projects being checked (or of ``near``'s folder when none is): what
@@ -490,10 +492,11 @@ class Project:
     def externally_set(self, near: Path) -> frozenset[str]:
         """Attribute names assigned on a receiver other than ``self`` anywhere in the projects
         being checked (`net.scale = 2` in a training script)."""
-        found: set[str] = set()
-        for scan in self.text_scans(near):
-            found |= scan.external_sets
-        return frozenset(found)
+        scans = self.text_scans(near)  # notes the reads, also when the union is cached
+        key = tuple(id(scan) for scan in scans)
+        if key not in self._external_sets:
+            self._external_sets[key] = frozenset().union(*(scan.external_sets for scan in scans))
+        return self._external_sets[key]
 
     def add_root(self, root: Path) -> None:
         root = root.resolve()
@@ -644,9 +647,13 @@ class Project:
     def mentions(self, path: Path, word: bytes) -> bool:
         """Whether the file's bytes contain ``word``: a look before parsing it, noted for the
         result cache like any read."""
-        raw = self.raw(path)
+        real = self.real_path(path)
+        if real not in self._raw_read:
+            raw = self.raw(path)
+            self._raw_read[real] = (raw, ("file", str(real), content_digest(raw).hex()))
+        raw, read = self._raw_read[real]
         if self.reads.active:
-            self.reads.note(("file", str(self.real_path(path)), content_digest(raw).hex()))
+            self.reads.note(read)
         return word in raw
 
     @staticmethod

@@ -106,6 +106,8 @@ class ReachModel:
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     _sub_cell_params: dict[int, set[str] | None] = field(default_factory=dict)
     _dead: dict[int, frozenset[int]] = field(default_factory=dict)
+    _module_cell_methods: dict[int, list] = field(default_factory=dict)
+    _importers: dict[int, list[Path]] = field(default_factory=dict)
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
@@ -122,7 +124,7 @@ class ReachModel:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
-                      self._dead)
+                      self._dead, self._module_cell_methods, self._importers)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -413,7 +415,8 @@ class ReachModel:
         star_exports = "__all__" not in module.assignments
         holders: list[tuple[ClassInfo, str]] = []
         users = [module]
-        for path in self.project.importers_of(module.path):
+        importers = self.memo(self._importers, id(module), lambda: self.project.importers_of(module.path))
+        for path in importers:
             package = star_exports and path.name == "__init__.py"
             if package or self.project.mentions(path, cls.name.encode()):  # parse only those
                 if (user := self.project.module(path)) is not None:
@@ -429,32 +432,25 @@ class ReachModel:
 
     def _uses_in_cell_methods(self, cls: ClassInfo, user: ModuleInfo) -> list[tuple[ClassInfo, str]] | None:
         """The holders ``user`` has of ``cls``, or None when it names it anywhere else. The
-        text says where the name appears; only the methods holding it are walked (a whole-module
-        walk per class cost a fifth of a run)."""
+        text says where the name appears; only the methods holding it are looked at, through
+        indexes made once per module and per method (a whole-module walk per class had cost a
+        fifth of a run)."""
         class_name = cls.name
-        word = re.compile(rf"\b{re.escape(class_name)}\b")
-        methods = [(cell, method) for cell in user.classes.values() if self.is_cell(cell)
-                   for method in cell.methods.values()]
-        text = user.source.text or ""
+        methods = self._cell_methods(user)
         hits: set[int] = set()
-        for match in word.finditer(text):
-            number = text.count("\n", 0, match.start()) + 1
+        for number in _lines_naming(user, class_name):
             if user is cls.module and number == cls.node.lineno:
                 continue  # `class Name(...)`: the definition
-            inside = [(cell, m) for cell, m in methods if m.lineno <= number <= m.end_lineno]
+            inside = [method for _, method in methods if method.lineno <= number <= method.end_lineno]
             if not inside:
                 return None  # named outside every Cell method: used some other way
-            hits.add(id(inside[0][1]))
+            hits.add(id(inside[0]))
         found: list[tuple[ClassInfo, str]] = []
         for cell, method in methods:
             if id(method) not in hits:
                 continue
             parents = user.parents(method)
-            for node in user.nodes(method):
-                name = node.id if isinstance(node, ast.Name) else (
-                    node.attr if isinstance(node, ast.Attribute) else None)
-                if name != class_name or not isinstance(node.ctx, ast.Load):
-                    continue
+            for node in _loads_by_name(user, method).get(class_name, ()):
                 qualified = user.imports.qualify(node)
                 if qualified is None or self.resolve_class(qualified, user) is not cls:
                     continue
@@ -465,6 +461,11 @@ class ReachModel:
                     return None
                 found.append((cell, holder))
         return found
+
+    def _cell_methods(self, module: ModuleInfo) -> list[tuple[ClassInfo, FunctionNode]]:
+        return self.memo(self._module_cell_methods, id(module), lambda: [
+            (cell, method) for cell in module.classes.values() if self.is_cell(cell)
+            for method in cell.methods.values()])
 
     # ----- branches the parser drops ------------------------------------------------------
 
@@ -482,8 +483,10 @@ class ReachModel:
     def _find_dead(self, compiled: CompiledFunction) -> frozenset[int]:
         module = compiled.module
         dead: set[int] = set()
-        for node in module.nodes(compiled.node):
-            if not isinstance(node, ast.If) or id(node) in dead:
+        ifs = module.derived("ifs", compiled.node,
+                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        for node in ifs:
+            if id(node) in dead:
                 continue
             truth = self.static_truth(node.test, compiled)
             if truth is None:
@@ -931,6 +934,44 @@ def _only_raises(body: list[ast.stmt]) -> bool:
     """A branch whose every path ends in ``raise`` (an error check's body)."""
     return bool(body) and isinstance(body[-1], ast.Raise) and not any(
         isinstance(statement, (ast.Return, ast.Break, ast.Continue)) for statement in body)
+
+
+_CLASS_NAME = re.compile(r"\b[A-Z_]\w*")  # names of classes, as people spell them
+
+
+def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
+    """The lines where ``name`` appears as a word, from one pass over the text per module for
+    every capitalised word (class names); other names are searched for on their own."""
+    if name[:1].isupper() or name[:1] == "_":
+        index = module.derived("capitalised words", module.tree, lambda _: _word_lines(
+            module.source.text or "", _CLASS_NAME))
+        return index.get(name, [])
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return list(_word_lines(module.source.text or "", word).get(name, []))
+
+
+def _word_lines(text: str, pattern: re.Pattern) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    line, last = 1, 0
+    for match in pattern.finditer(text):
+        line += text.count("\n", last, match.start())
+        last = match.start()
+        found.setdefault(match.group(), []).append(line)
+    return found
+
+
+def _loads_by_name(module: ModuleInfo, method: FunctionNode) -> dict[str, list[ast.expr]]:
+    """The names and attribute chains a method reads, by their last component (once per method)."""
+    def index(node: ast.AST) -> dict[str, list[ast.expr]]:
+        found: dict[str, list[ast.expr]] = {}
+        for child in module.nodes(node):
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                found.setdefault(child.id, []).append(child)
+            elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+                found.setdefault(child.attr, []).append(child)
+        return found
+
+    return module.derived("loads by name", method, index)
 
 
 def _held_as(use: ast.expr, parents: dict, method: FunctionNode) -> str | None:
