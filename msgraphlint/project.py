@@ -179,6 +179,10 @@ class ClassInfo:
         for name, method in self.methods.items():
             params = [*method.args.posonlyargs, *method.args.args]
             self_name = params[0].arg if params else None
+            if name == "construct" and self_name != "self":
+                # `construct(ctx, x)` (a torch.autograd.Function port): GRAPH_MODE passes the
+                # first input to ctx, so `ctx.a = v` sets nothing on the Cell (probed, 2.10).
+                self_name = None
             pairs: list[tuple[str, ast.expr]] = []
             for node in self.module.nodes(method) if self_name else ():
                 if isinstance(node, ast.Assign):

@@ -546,7 +546,8 @@ class ReachModel:
         return FunctionValues(
             compiled.node,
             compiled.module,
-            is_method=compiled.owner is not None and not is_static(compiled.node),
+            is_method=compiled.owner is not None and not is_static(compiled.node)
+            and not _construct_without_self(compiled.node),
             parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
             method_names=frozenset(name for c in classes for name in c.methods),
             variable_params=compiled.variable_params,
@@ -928,6 +929,11 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
     )
+
+
+def _construct_without_self(node: FunctionNode) -> bool:
+    """`construct(ctx, x)`: GRAPH_MODE binds the first input to ctx, not the Cell (probed)."""
+    return node.name == "construct" and first_parameter(node) not in (None, "self")
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:

@@ -569,3 +569,18 @@ def test_an_error_path_under_a_static_test_is_not_compiled_for_working_inputs(tm
     lines = [f.line for f in new_engine().check_file(tmp_path / "net.py")
              if f.rule.symbol == "tensor-size-call"]
     assert lines == [9]
+
+
+def test_construct_with_ctx_first_takes_it_as_an_input_not_the_cell(tmp_path):
+    """`construct(ctx, x, identity=None)` (torch.autograd.Function ports): GRAPH_MODE binds the
+    first input to ctx, so `ctx.identity = ...` is no assignment to the Cell."""
+    write(tmp_path, {"net.py": """
+        from mindspore import nn
+
+        class FixedPointMul(nn.Cell):
+            def construct(ctx, x, identity=None):
+                ctx.identity = identity
+                return x * 2
+    """})
+    findings = new_engine().check_file(tmp_path / "net.py")
+    assert not [f for f in findings if f.rule.family == "custom-types"]
