@@ -304,6 +304,8 @@ def list_rules(
                 "title": r.title,
                 "severity": r.severity(level, device).value,
                 "verdicts": {lvl.value: r.verdict(lvl, device).value for lvl in Level},
+                "opt_in": r.opt_in,
+                "fix": r.autofix or None,
                 "help_uri": r.help_uri,
             }
             for r in chosen
@@ -314,7 +316,9 @@ def list_rules(
     typer.echo(f"Severities at {level.name} on {device}:")
     for r in chosen:
         severity = r.severity(level, device).value
-        typer.echo(f"{r.id}  {r.symbol:<{width}}  {severity:<7}  {r.family:<17}  {r.title}")
+        notes = "".join([" [opt-in: --select it]" if r.opt_in else "",
+                         f" [{r.autofix} fix]" if r.autofix else ""])
+        typer.echo(f"{r.id}  {r.symbol:<{width}}  {severity:<7}  {r.family:<17}  {r.title}{notes}")
 
 
 @app.command()

@@ -138,6 +138,8 @@ def test_the_rules_command_shows_the_catalogues_severities():
         assert {r["id"]: r["severity"] for r in shown} == {
             r.id: r.severity(level).value for r in RULES
         }
+        assert {r["id"] for r in shown if r["opt_in"]} == {r.id for r in RULES if r.opt_in}
+        assert {r["id"]: r["fix"] for r in shown} == {r.id: r.autofix or None for r in RULES}
 
 
 def test_replacement_tables_are_data():
