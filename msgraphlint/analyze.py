@@ -96,7 +96,11 @@ class FunctionContext(CellContext):
         return self.values.is_self(node)
 
     def returns_to_python(self, node: ast.Return) -> bool:
-        """Whether the value of this return goes back to Python (not into a parent graph)."""
+        """Whether the value of this return goes back to Python (not into a parent graph): not
+        for a sub-Cell, whose every use is as an attribute of other Cells (ReachModel.holders)."""
+        cell = self.function.target.cell
+        if cell is not None and self.model.holders(cell):
+            return False
         return returns_to_python(node, self.function, self.values)
 
     def report(self, symbol: str, node: ast.AST, *args: object) -> None:

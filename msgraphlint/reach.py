@@ -422,6 +422,9 @@ class ReachModel:
                 if (user := self.project.module(path)) is not None:
                     if _re_exports(user, cls.name, star_exports):
                         return None  # re-exported: users outside the project may build it
+                    if any(self.project.mentions(further, cls.name.encode())
+                           for further in self.project.importers_of(user.path)):
+                        return None  # may be imported on from there: uses not followed
                     users.append(user)
         for user in users:
             found = self._uses_in_cell_methods(cls, user)
@@ -438,9 +441,10 @@ class ReachModel:
         class_name = cls.name
         methods = self._cell_methods(user)
         hits: set[int] = set()
+        imports = _import_lines(user)
         for number in _lines_naming(user, class_name):
-            if user is cls.module and number == cls.node.lineno:
-                continue  # `class Name(...)`: the definition
+            if (user is cls.module and number == cls.node.lineno) or number in imports:
+                continue  # `class Name(...)`, `from blocks import Name`: not uses
             inside = [method for _, method in methods if method.lineno <= number <= method.end_lineno]
             if not inside:
                 return None  # named outside every Cell method: used some other way
@@ -954,6 +958,16 @@ def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
         return index.get(name, [])
     word = re.compile(rf"\b{re.escape(name)}\b")
     return list(_word_lines(module.source.text or "", word).get(name, []))
+
+
+def _import_lines(module: ModuleInfo) -> frozenset[int]:
+    """The lines of the module's import statements (once per module)."""
+    def lines(tree: ast.AST) -> frozenset[int]:
+        return frozenset(
+            number for node in module.nodes(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+            for number in range(node.lineno, (node.end_lineno or node.lineno) + 1))
+
+    return module.derived("import lines", module.tree, lines)
 
 
 def _word_lines(text: str, pattern: re.Pattern) -> dict[str, list[int]]:

@@ -584,3 +584,62 @@ def test_construct_with_ctx_first_takes_it_as_an_input_not_the_cell(tmp_path):
     """})
     findings = new_engine().check_file(tmp_path / "net.py")
     assert not [f for f in findings if f.rule.family == "custom-types"]
+
+
+def test_a_sub_cell_held_in_another_module_returns_into_its_parent(tmp_path):
+    """dict-return-at-strict is about a dict handed back to Python: a block whose every use is an
+    attribute of a Cell in another file returns into that Cell's graph (probed on cogvideox)."""
+    write(tmp_path, {
+        "blocks.py": """
+            from mindspore import nn
+
+            class Block(nn.Cell):
+                def construct(self, x):
+                    return {"out": x * 2}
+        """,
+        "model.py": """
+            from mindspore import nn
+            from blocks import Block
+
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.block = Block()
+
+                def construct(self, x):
+                    return self.block(x)["out"]
+        """,
+    })
+    symbols = {f.rule.symbol for f in new_engine().check_file(tmp_path / "blocks.py")}
+    assert "dict-return-at-strict" not in symbols
+
+
+def test_a_block_imported_on_from_an_importer_keeps_tensor_inputs(tmp_path):
+    """`from model import Block` in a third file: its uses there are not followed, so the
+    block's inputs stay the graph's."""
+    write(tmp_path, {
+        "blocks.py": """
+            import numpy as np
+            from mindspore import Tensor, nn
+
+            class Block(nn.Cell):
+                def construct(self, rows):
+                    return Tensor(np.ones((rows, 2)))
+        """,
+        "model.py": """
+            from mindspore import nn
+            from blocks import Block
+
+            class Model(nn.Cell):
+                def __init__(self):
+                    super().__init__()
+                    self.block = Block()
+
+                def construct(self, x):
+                    return self.block(x.shape[0])
+        """,
+    })
+    held = {f.rule.symbol for f in new_engine().check_file(tmp_path / "blocks.py")}
+    assert "numpy-on-constants" in held
+    write(tmp_path, {"train.py": "from model import Block\nnet = Block()\n"})
+    assert "host-call-on-tensor" in {f.rule.symbol for f in new_engine().check_file(tmp_path / "blocks.py")}
