@@ -178,11 +178,8 @@ class ClassInfo:
         found: dict[str, list[tuple[str, ast.expr]]] = {}
         for name, method in self.methods.items():
             params = [*method.args.posonlyargs, *method.args.args]
-            self_name = params[0].arg if params else None
-            if name == "construct" and self_name != "self":
-                # `construct(ctx, x)` (a torch.autograd.Function port): GRAPH_MODE passes the
-                # first input to ctx, so `ctx.a = v` sets nothing on the Cell (probed, 2.10).
-                self_name = None
+            # `construct(ctx, x)`: ctx is an input in GRAPH_MODE, so `ctx.a = v` sets nothing.
+            self_name = params[0].arg if params and not construct_without_self(method) else None
             pairs: list[tuple[str, ast.expr]] = []
             for node in self.module.nodes(method) if self_name else ():
                 if isinstance(node, ast.Assign):
@@ -282,6 +279,13 @@ def bound_names(node: ast.AST):
         case ast.arguments():
             every = [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
             yield from (arg.arg for arg in every if arg is not None)
+
+
+def construct_without_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`construct(ctx, x)` (a torch.autograd.Function port): GRAPH_MODE binds the first input to
+    ctx, not the Cell (probed, 2.10)."""
+    params = [*method.args.posonlyargs, *method.args.args]
+    return method.name == "construct" and bool(params) and params[0].arg != "self"
 
 
 def preorder(roots: list[ast.AST]) -> list[ast.AST]:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .catalogue import Level
-from .project import ClassInfo, ModuleInfo, Project, may_define_targets
+from .project import ClassInfo, ModuleInfo, Project, construct_without_self, may_define_targets
 from .source import content_digest
 from .values import FunctionValues
 
@@ -108,6 +108,7 @@ class ReachModel:
     _dead: dict[int, frozenset[int]] = field(default_factory=dict)
     _module_cell_methods: dict[int, list] = field(default_factory=dict)
     _importers: dict[int, list[Path]] = field(default_factory=dict)
+    _holders: dict[int, list | None] = field(default_factory=dict)
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
@@ -124,7 +125,7 @@ class ReachModel:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
-                      self._dead, self._module_cell_methods, self._importers)
+                      self._dead, self._module_cell_methods, self._importers, self._holders)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -408,7 +409,11 @@ class ReachModel:
 
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
-        uses ``cls`` in any other way (a model of its own, a list of layers, an export)."""
+        uses ``cls`` in any other way (a model of its own, a list of layers, an export). Asked
+        for every return statement of a root, so cached."""
+        return self.memo(self._holders, id(cls), lambda: self._find_holders(cls))
+
+    def _find_holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         module = cls.module
         if _in_all(module, cls.name):
             return None  # part of the module's public API: users may build it themselves
@@ -551,7 +556,7 @@ class ReachModel:
             compiled.node,
             compiled.module,
             is_method=compiled.owner is not None and not is_static(compiled.node)
-            and not _construct_without_self(compiled.node),
+            and not construct_without_self(compiled.node),
             parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
             method_names=frozenset(name for c in classes for name in c.methods),
             variable_params=compiled.variable_params,
@@ -933,11 +938,6 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
     )
-
-
-def _construct_without_self(node: FunctionNode) -> bool:
-    """`construct(ctx, x)`: GRAPH_MODE binds the first input to ctx, not the Cell (probed)."""
-    return node.name == "construct" and first_parameter(node) not in (None, "self")
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
