@@ -149,6 +149,9 @@ def is_static_primitive(qualified: str | None) -> bool:
 class ClassInfo:
     module: "ModuleInfo"
     node: ast.ClassDef
+    # The functions and classes the definition sits in, outermost first: () at module level.
+    # A class defined in a function (a test body, a factory, main()) is compiled all the same.
+    scope: tuple[ast.AST, ...] = ()
 
     @property
     def name(self) -> str:
@@ -384,6 +387,75 @@ class ModuleInfo:
         }
 
     @cached_property
+    def nested_classes(self) -> list[ClassInfo]:
+        """Classes defined inside functions or other classes, in source order. Most modules have
+        none, and the text says so without a walk."""
+        if not _INDENTED_CLASS.search(self.source.text or ""):
+            return []
+        module_level = {id(cls.node) for cls in self.classes.values()}
+        return [
+            ClassInfo(self, node, scope)
+            for node, scope in self.definition_scopes.values()
+            if isinstance(node, ast.ClassDef) and id(node) not in module_level
+        ]
+
+    @cached_property
+    def definition_scopes(self) -> dict[int, tuple[ast.AST, tuple[ast.AST, ...]]]:
+        """id(def or class) -> (the definition, the definitions it sits in, outermost first), for
+        every definition in the module. Walks statements only: definitions are statements."""
+        found: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
+        pending: list[tuple[list[ast.stmt], tuple[ast.AST, ...]]] = [(self.tree.body, ())]
+        while pending:
+            body, scope = pending.pop()
+            for stmt in body:
+                inner = scope
+                if isinstance(stmt, DEFINITION_STATEMENTS):
+                    found[id(stmt)] = (stmt, scope)
+                    inner = (*scope, stmt)
+                for name in STATEMENT_BODIES:
+                    block = getattr(stmt, name, None)
+                    if block:
+                        pending.append((block, inner))
+                for handler in getattr(stmt, "handlers", ()):
+                    pending.append((handler.body, inner))
+                for case in getattr(stmt, "cases", ()):
+                    pending.append((case.body, inner))
+        return found
+
+    def scope_of(self, definition: ast.AST) -> tuple[ast.AST, ...]:
+        """The definitions ``definition`` sits in, outermost first (() at module level)."""
+        entry = self.definition_scopes.get(id(definition))
+        return entry[1] if entry else ()
+
+    def local_definitions(self, scope: ast.AST) -> dict[str, ast.AST]:
+        """name -> the def or class statement a function body binds it to (last one wins), not
+        looking into nested definitions: what a closure sees of that function."""
+        def collect(function: ast.AST) -> dict[str, ast.AST]:
+            found: dict[str, ast.AST] = {}
+            for node, enclosing in self.definition_scopes.values():
+                if enclosing and enclosing[-1] is function:
+                    found[node.name] = node
+            return found
+        return self.derived("local definitions", scope, collect)
+
+    def class_info(self, node: ast.ClassDef) -> ClassInfo | None:
+        """The ClassInfo of a class statement anywhere in the module (one object per class)."""
+        for cls in self.classes.values():
+            if cls.node is node:
+                return cls
+        return next((cls for cls in self.nested_classes if cls.node is node), None)
+
+    def visible_definition(self, name: str, scope: tuple[ast.AST, ...]) -> ast.AST | None:
+        """The def or class a name means inside ``scope`` (closures first, innermost out), or
+        None when no enclosing function defines it (module level is the import table's)."""
+        for enclosing in reversed(scope):
+            if isinstance(enclosing, ast.ClassDef):
+                continue  # class bodies are no closure scope
+            if (found := self.local_definitions(enclosing).get(name)) is not None:
+                return found
+        return None
+
+    @cached_property
     def assignments(self) -> dict[str, list[ast.expr]]:
         """Module-level ``name = value`` statements: name -> values."""
         assigned: dict[str, list[ast.expr]] = {}
@@ -406,6 +478,11 @@ class ModuleInfo:
             for stmt in _module_level(self.tree.body)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
+
+
+DEFINITION_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+STATEMENT_BODIES = ("body", "orelse", "finalbody")
+_INDENTED_CLASS = re.compile(r"^[ \t]+class[ \t]+\w", re.M)
 
 
 def flatten_targets(target: ast.expr):

@@ -17,7 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from .catalogue import Level
-from .project import ClassInfo, ModuleInfo, Project, construct_without_self, may_define_targets
+from .project import (
+    ClassInfo, ModuleInfo, Project, bound_names, construct_without_self, may_define_targets,
+)
 from .source import content_digest
 from .values import FunctionValues
 
@@ -176,11 +178,26 @@ class ReachModel:
         return None
 
     def bases(self, cls: ClassInfo) -> list[ClassInfo]:
+        if cls.scope:
+            return [
+                base for expr in cls.node.bases
+                if (base := self.class_named(expr, cls.module, cls.scope)) is not None and base is not cls
+            ]
         return [
             base
             for name in cls.base_names
             if (base := self.resolve_class(name, cls.module)) is not None and base is not cls
         ]
+
+    def class_named(self, expr: ast.expr, module: ModuleInfo, scope: tuple[ast.AST, ...]) -> ClassInfo | None:
+        """The project class an expression names where it is written: a class defined in an
+        enclosing function first (Python's closure rule), then the module's imports."""
+        if scope and isinstance(expr, ast.Name):
+            local = module.visible_definition(expr.id, scope)
+            if local is not None:
+                return module.class_info(local) if isinstance(local, ast.ClassDef) else None
+        qualified = module.imports.qualify(expr)
+        return self.resolve_class(qualified, module) if qualified else None
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
         """The class and its project base classes, depth first, each once (cycles end)."""
@@ -241,7 +258,7 @@ class ReachModel:
     def _find_targets(self, module: ModuleInfo) -> list[Target]:
         found: list[Target] = []
         methods: set[int] = set()
-        for cls in module.classes.values():
+        for cls in (*module.classes.values(), *module.nested_classes):
             methods.update(id(method) for method in cls.methods.values())
             is_cell = self.is_cell(cls)
             if is_cell:
@@ -326,6 +343,10 @@ class ReachModel:
         root = CompiledFunction(target.module, target.node, target.cell, target)
         if target.kind == "cell" and target.node.name == "construct":
             root.variable_params = self.sub_cell_params(target.cell)
+            if root.variable_params is None:
+                root.variable_params = self.driver_params(target)
+        elif target.kind == "jit" and target.cell is None and not target.label.endswith(")"):
+            root.variable_params = self.driver_params(target)
         reached = {id(target.node): root}
         edges: list[tuple[CompiledFunction, CallEdge]] = []
         queue = deque([root])
@@ -407,6 +428,42 @@ class ReachModel:
                             )
         return variables if called else None
 
+    def driver_params(self, target: Target) -> set[str] | None:
+        """The parameters of a root that its Python callers may pass tensors to, when every
+        use of the Cell or jit function is in one plain-Python function of its own file
+        (``net = Net(); net(1, 2)`` in a test body or main()). A scalar, string or tuple of
+        them is a compile-time constant in the graph; only ``mutable()`` makes it a variable.
+        None (every parameter an input) when any use is something else."""
+        module = target.module
+        cls = target.cell
+        definition = cls.node if cls is not None else target.node
+        name = definition.name
+        scope = cls.scope if cls is not None else module.scope_of(target.node)
+        if scope:
+            driver = scope[-1]
+            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+        else:
+            if _in_all(module, name) or any(
+                    self.project.mentions(path, name.encode())
+                    for path in self.project.importers_of(module.path)):
+                return None  # other files may call it with tensors
+            driver = _only_function_naming(module, name, definition)
+            if driver is None:
+                return None
+        calls = _driver_calls(module, driver, name, definition, bool(cls))
+        if calls is None:
+            return None
+        variables: set[str] = set()
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                return None
+            for param, argument in bind_arguments(call, target.node, cls is not None):
+                if not _driver_constant(argument, module, driver, 0):
+                    variables.add(param)
+        return variables
+
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
         uses ``cls`` in any other way (a model of its own, a list of layers, an export). Asked
@@ -473,8 +530,8 @@ class ReachModel:
 
     def _cell_methods(self, module: ModuleInfo) -> list[tuple[ClassInfo, FunctionNode]]:
         return self.memo(self._module_cell_methods, id(module), lambda: [
-            (cell, method) for cell in module.classes.values() if self.is_cell(cell)
-            for method in cell.methods.values()])
+            (cell, method) for cell in (*module.classes.values(), *module.nested_classes)
+            if self.is_cell(cell) for method in cell.methods.values()])
 
     # ----- branches the parser drops ------------------------------------------------------
 
@@ -577,8 +634,7 @@ class ReachModel:
         for klass in self.mro(cls):
             for value in klass.self_assignments.get(attr, ()):
                 if isinstance(value, ast.Call):
-                    qualified = klass.module.imports.qualify(value.func)
-                    if qualified and (found := self.resolve_class(qualified, klass.module)):
+                    if found := self.class_named(value.func, klass.module, klass.scope):
                         return found
         return None
 
@@ -631,6 +687,15 @@ class ReachModel:
                 continue
             if isinstance(func, ast.Name) and func.id in self.values(caller).local_names:
                 continue  # a parameter, local variable or nested def (walked with the caller)
+            if isinstance(func, ast.Name) and (scope := module.scope_of(node)):
+                # a function the enclosing function defines (a closure): compiled like any other
+                local = module.visible_definition(func.id, scope)
+                if isinstance(local, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if not is_host_evaluated(local, module):
+                        yield CallEdge(module, local, None, func.id, call, False)
+                    continue
+                if local is not None:
+                    continue  # a class defined in the enclosing function
             qualified = module.imports.qualify(func)
             if qualified and not qualified.startswith("builtins.") and qualified not in JIT_DECORATORS:
                 if (found := self._resolve_function(qualified, module)) is not None:
@@ -762,7 +827,7 @@ class ReachModel:
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
         self.sync()
-        return [cls for cls in module.classes.values() if self.is_cell(cls)]
+        return [cls for cls in (*module.classes.values(), *module.nested_classes) if self.is_cell(cls)]
 
 
 # ----- helpers that read one node --------------------------------------------------------
@@ -1029,3 +1094,106 @@ def _re_exports(package: ModuleInfo, name: str, star_exports: bool) -> bool:
                 alias.name == name or (alias.name == "*" and star_exports) for alias in node.names):
             return True
     return False
+
+
+# Python values a driver passes that the graph receives as compile-time constants (seen with
+# 2.10: scalars, strings and tuples of them are folded; a tensor, or mutable(), is an input).
+CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+MAX_CONSTANT_DEPTH = 8
+
+
+def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) -> ast.AST | None:
+    """The one module-level function every use of ``name`` (outside its own definition) is in,
+    or None when it is used in several places or at module level."""
+    functions = [f for f in module.functions.values()]
+    driver = None
+    for number in _lines_naming(module, name):
+        if definition.lineno <= number <= (definition.end_lineno or definition.lineno):
+            continue  # super(Net, self) and the class line itself
+        inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
+        if inside is None or (driver is not None and inside is not driver):
+            return None
+        driver = inside
+    return driver
+
+
+def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST,
+                  is_cell: bool) -> list[ast.Call] | None:
+    """Every call of the Cell instances (or of the jit function) in ``driver``, or None when the
+    name or an instance is used in any other way (passed to grad, stored, reassigned)."""
+    parents = module.parents(driver)
+    instances: set[str] = set()
+    uses: list[ast.Name] = []
+    for node in module.nodes(driver):
+        if isinstance(node, ast.Name):
+            uses.append(node)
+    if any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+           for node in uses):
+        return None  # the name rebound
+    for node in uses:
+        if node.id != name or not isinstance(node.ctx, ast.Load):
+            continue
+        call = parents.get(id(node))
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return None
+        if not is_cell:
+            continue
+        assign = parents.get(id(call))
+        if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name)):
+            return None
+        instances.add(assign.targets[0].id)
+    called = instances if is_cell else {name}
+    calls: list[ast.Call] = []
+    for node in uses:
+        if node.id not in called:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(node.ctx, ast.Store):
+            value = parent.value if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    and value.func.id == name):
+                return None  # an instance name bound to something else too
+            continue
+        if not (isinstance(parent, ast.Call) and parent.func is node):
+            return None
+        calls.append(parent)
+    return calls if calls else None
+
+
+def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:
+    """Whether a driver's argument is surely a Python constant (no tensor anywhere in it)."""
+    if depth > MAX_CONSTANT_DEPTH:
+        return False
+    match expr:
+        case ast.Constant():
+            return True
+        case ast.Tuple(elts=elements) | ast.List(elts=elements):
+            return all(_driver_constant(e, module, driver, depth + 1) for e in elements)
+        case ast.UnaryOp(operand=operand):
+            return _driver_constant(operand, module, driver, depth + 1)
+        case ast.BinOp(left=left, right=right):
+            return (_driver_constant(left, module, driver, depth + 1)
+                    and _driver_constant(right, module, driver, depth + 1))
+        case ast.Attribute(attr=attr) if attr in CONSTANT_ATTRIBUTES:
+            return True
+        case ast.Name(id=name):
+            values = _single_assignment(module, driver, name)
+            return values is not None and _driver_constant(values, module, driver, depth + 1)
+    return False
+
+
+def _single_assignment(module: ModuleInfo, driver: ast.AST, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when that is the driver's only binding of the name."""
+    found: ast.expr | None = None
+    parents = module.parents(driver)
+    params = driver.args if isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if params is not None and name in set(bound_names(params)):
+        return None
+    for node in module.nodes(driver):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            parent = parents.get(id(node))
+            if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+                return None
+            found = parent.value
+    return found

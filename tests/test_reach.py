@@ -643,3 +643,118 @@ def test_a_block_imported_on_from_an_importer_keeps_tensor_inputs(tmp_path):
     assert "numpy-on-constants" in held
     write(tmp_path, {"train.py": "from model import Block\nnet = Block()\n"})
     assert "host-call-on-tensor" in {f.rule.symbol for f in new_engine().check_file(tmp_path / "blocks.py")}
+
+
+# ----- compiled code wherever it is written ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        "def run():\n{body}",
+        "def factory(width):\n    if width:\n{body}",
+        "class Holder:\n    def build(self):\n{body}",
+        "for _ in range(2):\n{body}",
+    ],
+)
+def test_a_cell_defined_inside_a_function_branch_or_loop_is_compiled(tmp_path, wrapper):
+    cell = (
+        "class Net(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        f"        return {HOST_CALL}\n"
+    )
+    indent = "        " if "if width" in wrapper or "def build" in wrapper else "    "
+    body = textwrap.indent(cell, indent)
+    source = "import math\nfrom mindspore import nn\n" + wrapper.format(body=body)
+    (tmp_path / "m.py").write_text(source, "utf-8")
+    lines = source.splitlines()
+    found = flagged(tmp_path, "m.py")
+    assert [lines[line - 1].strip() for line, _ in found] == [f"return {HOST_CALL}"]
+
+
+def test_a_nested_cell_inherits_from_a_base_defined_beside_it(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        def run():
+            class Base(nn.Cell):
+                def helper(self, x):
+                    return {HOST_CALL}
+            class Net(Base):
+                def construct(self, x):
+                    return self.helper(x)
+            return Net()
+    """})
+    assert flagged(tmp_path, "m.py") == [(6, "reached from Net.construct via helper")]
+
+
+def test_a_closure_function_called_from_a_nested_cell_is_compiled(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        def run():
+            def norm(x):
+                return {HOST_CALL}
+            def unused(x):
+                return {HOST_CALL}
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return norm(x)
+            return Net()
+    """})
+    assert flagged(tmp_path, "m.py") == [(5, "reached from Net.construct via norm")]
+
+
+def test_a_module_level_function_shadowed_by_a_closure_is_not_the_callee(tmp_path):
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        def norm(x):
+            return {HOST_CALL}
+        def run():
+            def norm(x):
+                return x
+            class Net(nn.Cell):
+                def construct(self, x):
+                    return norm(x)
+            return Net()
+    """})
+    assert flagged(tmp_path, "m.py") == []
+
+
+@pytest.mark.parametrize(
+    "driver, flagged_lines",
+    [
+        ("net = Net()\n    net(1, 2)", []),  # ints are compile-time constants in the graph
+        ("net = Net()\n    net((2, 3), 'a')", []),
+        ("n = 4\n    net = Net()\n    net(n, x.shape)", []),
+        ("net = Net()\n    net(Tensor([1.0]), 2)", [6]),  # a tensor is an input
+        ("net = Net()\n    net(mutable(1), 2)", [6]),  # mutable() makes a variable
+        ("net = Net()\n    net(1, 2)\n    grad(net)(1, 2)", [6]),  # used some other way: unknown
+        ("net = Net()\n    net(*args)", [6]),
+    ],
+)
+def test_a_roots_parameters_take_what_its_python_callers_pass(tmp_path, driver, flagged_lines):
+    write(tmp_path, {"m.py": textwrap.dedent("""
+        import math
+        from mindspore import nn, Tensor, mutable, grad
+        def run(x, args):
+            class Net(nn.Cell):
+                def construct(self, a, b):
+                    return math.sqrt(a.sum()) + b
+            DRIVER
+    """).replace("DRIVER", driver)})
+    assert [line for line, _ in flagged(tmp_path, "m.py")] == flagged_lines
+
+
+def test_a_jit_function_called_with_constants_sees_constants(tmp_path):
+    write(tmp_path, {"m.py": """
+        import math
+        from mindspore import jit
+        @jit
+        def step(a):
+            return math.sqrt(a.sum())
+        def run():
+            return step(3)
+    """})
+    assert flagged(tmp_path, "m.py") == []
