@@ -111,6 +111,8 @@ class ReachModel:
     _module_cell_methods: dict[int, list] = field(default_factory=dict)
     _importers: dict[int, list[Path]] = field(default_factory=dict)
     _holders: dict[int, list | None] = field(default_factory=dict)
+    _driver_calls: dict[int, tuple | None] = field(default_factory=dict)
+    evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
@@ -127,7 +129,8 @@ class ReachModel:
             self._generation = self.project.generation
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
-                      self._dead, self._module_cell_methods, self._importers, self._holders)
+                      self._dead, self._module_cell_methods, self._importers, self._holders,
+                      self._driver_calls, self.evaluations)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -345,7 +348,7 @@ class ReachModel:
             root.variable_params = self.sub_cell_params(target.cell)
             if root.variable_params is None:
                 root.variable_params = self.driver_params(target)
-        elif target.kind == "jit" and target.cell is None and not target.label.endswith(")"):
+        elif target.kind == "jit":
             root.variable_params = self.driver_params(target)
         reached = {id(target.node): root}
         edges: list[tuple[CompiledFunction, CallEdge]] = []
@@ -434,8 +437,53 @@ class ReachModel:
         (``net = Net(); net(1, 2)`` in a test body or main()). A scalar, string or tuple of
         them is a compile-time constant in the graph; only ``mutable()`` makes it a variable.
         None (every parameter an input) when any use is something else."""
+        found = self.driver_calls(target)
+        if found is None:
+            return None
+        module, driver, calls = found
+        variables: set[str] = set()
+        for call in calls:
+            for param, argument in bind_arguments(call, target.node, target.cell is not None):
+                if not _driver_constant(argument, module, driver, 0):
+                    variables.add(param)
+        return variables
+
+    def driver_arguments(self, target: Target) -> dict[str, ast.expr]:
+        """param -> the argument every Python call of the root passes it (the same expression
+        in each, to be read in the driver), or the literal default when no call passes one."""
+        found = self.driver_calls(target)
+        if found is None:
+            return {}
+        _, _, calls = found
+        passed: dict[str, list[ast.expr]] = {}
+        for call in calls:
+            bound = dict(bind_arguments(call, target.node, target.cell is not None))
+            for param, argument in bound.items():
+                passed.setdefault(param, []).append(argument)
+        arguments: dict[str, ast.expr] = {}
+        for param, expressions in passed.items():
+            if len(expressions) == len(calls) and len({ast.dump(e) for e in expressions}) == 1:
+                arguments[param] = expressions[0]
+        args = target.node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
+                            args.defaults))
+        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        for param, default in defaults.items():
+            if param not in passed and isinstance(default, ast.Constant):
+                arguments[param] = default
+        return arguments
+
+    def driver_calls(self, target: Target) -> tuple[ModuleInfo, ast.AST, list[ast.Call]] | None:
+        """(module, driver function, calls) when every use of the root is a call in one
+        plain-Python function of its own file (see driver_params); None otherwise."""
+        return self.memo(self._driver_calls, id(target), lambda: self._find_driver_calls(target))
+
+    def _find_driver_calls(self, target: Target):
         module = target.module
         cls = target.cell
+        if target.kind == "jit" and (cls is not None or target.label.endswith(")")):
+            return None  # a jit method, or `step = jit(fn)`: called through other names
         definition = cls.node if cls is not None else target.node
         name = definition.name
         scope = cls.scope if cls is not None else module.scope_of(target.node)
@@ -454,15 +502,11 @@ class ReachModel:
         calls = _driver_calls(module, driver, name, definition, bool(cls))
         if calls is None:
             return None
-        variables: set[str] = set()
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                     k.arg is None for k in call.keywords):
                 return None
-            for param, argument in bind_arguments(call, target.node, cls is not None):
-                if not _driver_constant(argument, module, driver, 0):
-                    variables.add(param)
-        return variables
+        return module, driver, calls
 
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
@@ -1197,3 +1241,10 @@ def _single_assignment(module: ModuleInfo, driver: ast.AST, name: str) -> ast.ex
                 return None
             found = parent.value
     return found
+
+
+def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.AST]:
+    """(module, function) in which a root's driver arguments are written."""
+    found = model.driver_calls(target)
+    assert found is not None, "only asked for roots with driver arguments"
+    return found[0], found[1]

@@ -1,0 +1,633 @@
+"""What the graph compiler knows about values while it compiles: an abstract interpreter.
+
+MindSpore infers a type for every value of a compiled function and folds what is constant:
+``a = 1; b = "str"; a + b`` is evaluated while compiling, and fails there with Python's own
+TypeError, at every syntax level. This module follows a compiled function's statements in order
+with three kinds of value:
+
+- ``Known(value)``: a Python constant the compiler folds (scalars, strings, None, and tuples,
+  lists, dicts, slices and ranges of them);
+- ``TensorValue``: a tensor (built with ``Tensor(...)`` in the graph, or passed in by a caller);
+- ``UNKNOWN``: anything else. Precision first: an operation is judged only when every operand
+  is known, and a name any branch or loop may change is unknown after it.
+
+Where Python itself rejects an operation on known values, the failure is recorded with Python's
+exception: the compiler folds the same operation and fails the same way (probed with 2.10; see
+msgraphlint/rules/constants.toml). Work is bounded: sizes of strings, sequences and integers are
+capped, and an expression deeper than the cap is not evaluated.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import operator
+import re
+from dataclasses import dataclass, field
+
+from .project import ModuleInfo, bound_names
+from .reach import CompiledFunction, ReachModel, driver_context
+
+# ----- values -----------------------------------------------------------------------------
+
+
+class _Unknown:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class TensorValue:
+    constant: bool  # built from constants inside the graph, not an input
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """An operation the compiler rejects while folding it."""
+
+    node: ast.AST
+    kind: str  # "operation" | "attribute" | "arity"
+    error: str  # the exception Python (and the compiler) raises
+    detail: str  # its message
+
+
+# Bounds: no value grows past these (a 20,000-term expression, "a" * 10**9, 2 ** 10**9).
+MAX_DEPTH = 200
+MAX_LENGTH = 10_000
+MAX_INT_BITS = 4_096
+REPORTED_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError)
+
+BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
+}
+UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg, ast.Invert: operator.invert, ast.Not: operator.not_}
+COMPARE = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+# Builtins the graph folds on constants like Python does (probed with 2.10), called here on known
+# arguments only.
+PURE_BUILTINS = {
+    "abs": abs, "bool": bool, "float": float, "int": int, "len": len, "max": max, "min": min,
+    "pow": pow, "range": range, "round": round, "slice": slice, "str": str, "sum": sum,
+    "tuple": tuple, "list": list, "divmod": divmod, "chr": chr, "ord": ord, "any": any, "all": all,
+}
+# Methods of constant values that read them, and those that change them (the receiver is then
+# rebound to the changed copy).
+READING_METHODS = {
+    str: {"upper", "lower", "strip", "lstrip", "rstrip", "split", "join", "replace", "startswith",
+          "endswith", "find", "index", "count", "isdigit", "isalpha", "format"},
+    tuple: {"index", "count"},
+    list: {"index", "count", "copy"},
+    dict: {"get", "keys", "values", "items", "copy", "fromkeys"},
+}
+CHANGING_METHODS = {
+    list: {"pop", "insert", "append", "extend", "reverse", "remove", "clear"},
+    dict: {"pop", "update", "setdefault", "clear"},
+}
+CONSTANT_TYPES = (int, float, bool, str, type(None), tuple, list, dict, slice, range)
+TENSOR_CLASSES = frozenset({"mindspore.Tensor"})
+
+
+def is_known(value: object) -> bool:
+    return value.__class__ is Known
+
+
+def small(value: object, depth: int = 0) -> bool:
+    """A constant the interpreter may hold: of a folded type and within the size bounds."""
+    if depth > 8:
+        return False
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return True
+    if isinstance(value, int):
+        return value.bit_length() <= MAX_INT_BITS
+    if isinstance(value, str):
+        return len(value) <= MAX_LENGTH
+    if isinstance(value, (tuple, list)):
+        return len(value) <= MAX_LENGTH and all(small(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= MAX_LENGTH and all(
+            small(k, depth + 1) and small(v, depth + 1) for k, v in value.items())
+    if isinstance(value, range):
+        return all(small(v) for v in (value.start, value.stop, value.step))
+    if isinstance(value, slice):
+        return all(small(v, depth + 1) for v in (value.start, value.stop, value.step))
+    return False
+
+
+def known(value: object) -> object:
+    return Known(value) if small(value) else UNKNOWN
+
+
+def _too_big(op: type, left: object, right: object) -> bool:
+    """Operations whose result would pass the bounds, decided before computing them."""
+    if op is ast.Pow and isinstance(left, int) and isinstance(right, int):
+        return right > 0 and abs(left) > 1 and right * max(left.bit_length(), 1) > MAX_INT_BITS
+    if op is ast.LShift and isinstance(right, int):
+        return right > MAX_INT_BITS
+    if op is ast.Mult:
+        for count, seq in ((left, right), (right, left)):
+            if isinstance(count, int) and isinstance(seq, (str, list, tuple)):
+                return count * max(len(seq), 1) > MAX_LENGTH
+    return False
+
+
+# ----- one function -----------------------------------------------------------------------
+
+
+@dataclass
+class Evaluation:
+    """The values the compiler folds in one compiled function, and what fails while folding."""
+
+    values: dict[int, object] = field(default_factory=dict)  # id(expr) -> Known / TensorValue
+    failures: list[Failure] = field(default_factory=list)
+    # (node, attribute) for every attribute read of a value known to be a tensor
+    tensor_lookups: list[tuple[ast.AST, str]] = field(default_factory=list)
+
+    def value(self, node: ast.AST) -> object:
+        return self.values.get(id(node), UNKNOWN)
+
+
+class Interpreter:
+    def __init__(self, model: ReachModel, compiled: CompiledFunction) -> None:
+        self.model = model
+        self.compiled = compiled
+        self.module: ModuleInfo = compiled.module
+        self.result = Evaluation()
+        self.locals = self.module.derived("assigned names", compiled.node, _assigned_names)
+        self.scope = self.module.scope_of(compiled.node)
+        self._failed: set[int] = set()
+        self._free: dict[str, object] = {}
+
+    # ----- statements ---------------------------------------------------------------------
+
+    def run(self) -> Evaluation:
+        env: dict[str, object] = dict(self.parameters())
+        self.block(self.compiled.node.body, env)
+        return self.result
+
+    def parameters(self) -> dict[str, object]:
+        node = self.compiled.node
+        args = node.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        values: dict[str, object] = {arg.arg: UNKNOWN for arg in every}
+        if self.compiled.is_root:
+            for name, expr in self.model.driver_arguments(self.compiled.target).items():
+                context = driver_context(self.model, self.compiled.target)
+                values[name] = self.driver_value(expr, context, 0)
+        return values
+
+    def block(self, body: list[ast.stmt], env: dict[str, object]) -> bool:
+        """Evaluate statements in order; False once the block cannot go on (return, raise)."""
+        for stmt in body:
+            if not self.statement(stmt, env):
+                return False
+        return True
+
+    def statement(self, stmt: ast.stmt, env: dict[str, object]) -> bool:
+        match stmt:
+            case ast.Assign(targets=targets, value=value):
+                result = self.expr(value, env)
+                for target in targets:
+                    self.bind(target, result, env)
+            case ast.AnnAssign(target=target, value=value) if value is not None:
+                self.bind(target, self.expr(value, env), env)
+            case ast.AugAssign(target=target, op=op, value=value):
+                right = self.expr(value, env)
+                if isinstance(target, ast.Name):
+                    left = env.get(target.id, UNKNOWN)
+                    env[target.id] = self.binary(stmt, type(op), left, right)
+                else:
+                    self.forget_base(target, env)
+            case ast.Expr(value=value):
+                self.expr(value, env)
+            case ast.Return(value=value):
+                if value is not None:
+                    self.expr(value, env)
+                return False
+            case ast.Raise():
+                return False
+            case ast.If(test=test, body=body, orelse=orelse):
+                truth = self.truth(test, env)
+                if truth is True:
+                    return self.block(body, env)
+                if truth is False:
+                    return self.block(orelse, env)
+                self.branches([body, orelse], env)
+            case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
+                    target=target, iter=iterable, body=body, orelse=orelse):
+                over = self.expr(iterable, env)
+                self.forget(stmt, env)
+                if not (is_known(over) and isinstance(over.value, (tuple, list, range, str, dict))
+                        and len(over.value) == 0):
+                    self.bind(target, UNKNOWN, env)
+                    self.block(body, dict(env))
+                self.block(orelse, env)
+                self.forget(stmt, env)
+            case ast.While(test=test, body=body, orelse=orelse):
+                self.forget(stmt, env)
+                if self.truth(test, env) is not False:
+                    self.block(body, dict(env))
+                self.block(orelse, env)
+                self.forget(stmt, env)
+            case ast.With(items=items, body=body) | ast.AsyncWith(items=items, body=body):
+                for item in items:
+                    self.expr(item.context_expr, env)
+                    if item.optional_vars is not None:
+                        self.bind(item.optional_vars, UNKNOWN, env)
+                return self.block(body, env)
+            case ast.Pass() | ast.Break() | ast.Continue() | ast.Assert():
+                return not isinstance(stmt, (ast.Break, ast.Continue))
+            case _:
+                # try, match, del, global, nested definitions: whatever they bind is unknown
+                self.forget(stmt, env)
+        return True
+
+    def branches(self, bodies: list[list[ast.stmt]], env: dict[str, object]) -> None:
+        """Both sides of an if the compiler cannot decide: a name keeps its value only where
+        every side that goes on agrees."""
+        outcomes = []
+        for body in bodies:
+            local = dict(env)
+            if self.block(body, local):
+                outcomes.append(local)
+        if not outcomes:
+            return
+        for name in {name for outcome in outcomes for name in outcome} | set(env):
+            values = [outcome.get(name, UNKNOWN) for outcome in outcomes]
+            first = values[0]
+            env[name] = first if all(_same(first, v) for v in values[1:]) else UNKNOWN
+
+    def forget(self, stmt: ast.AST, env: dict[str, object]) -> None:
+        for node in self.module.nodes(stmt):
+            for name in bound_names(node):
+                env[name] = UNKNOWN
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                self.forget_base(node.func.value, env)  # l.append(v) in a loop changes l
+            elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
+                    getattr(node, "ctx", None), (ast.Store, ast.Del)):
+                self.forget_base(node, env)
+
+    def forget_base(self, target: ast.expr, env: dict[str, object]) -> None:
+        """``l[0] = v`` or ``d.x = v``: the container named at the base may have changed."""
+        while isinstance(target, (ast.Subscript, ast.Attribute)):
+            target = target.value
+        if isinstance(target, ast.Name):
+            env[target.id] = UNKNOWN
+
+    def bind(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            elements = target.elts
+            if (is_known(value) and isinstance(value.value, (tuple, list))
+                    and len(value.value) == len(elements)
+                    and not any(isinstance(e, ast.Starred) for e in elements)):
+                for element, item in zip(elements, value.value):
+                    self.bind(element, known(item), env)
+            else:
+                for element in elements:
+                    self.bind(element.value if isinstance(element, ast.Starred) else element,
+                              UNKNOWN, env)
+        else:
+            self.forget_base(target, env)
+
+    def truth(self, test: ast.expr, env: dict[str, object]) -> bool | None:
+        value = self.expr(test, env)
+        if is_known(value):
+            try:
+                return bool(value.value)
+            except Exception:  # noqa: BLE001 - an odd constant: undecided
+                return None
+        return self.model.static_truth(test, self.compiled)
+
+    # ----- expressions --------------------------------------------------------------------
+
+    def expr(self, node: ast.expr, env: dict[str, object], depth: int = 0) -> object:
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        value = self._expr(node, env, depth)
+        if value is not UNKNOWN:
+            self.result.values[id(node)] = value
+        return value
+
+    def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
+        match node:
+            case ast.Constant(value=value):
+                return known(value)
+            case ast.Name(id=name):
+                return self.name(name, env)
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                values = [self.expr(e, env, depth + 1) for e in elements]
+                if all(is_known(v) for v in values):
+                    items = [v.value for v in values]
+                    return known(tuple(items) if isinstance(node, ast.Tuple) else items)
+                return UNKNOWN
+            case ast.Dict(keys=keys, values=items):
+                pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
+                          self.expr(v, env, depth + 1)) for k, v in zip(keys, items)]
+                if all(is_known(k) and is_known(v) for k, v in pairs):
+                    try:
+                        return known({k.value: v.value for k, v in pairs})
+                    except TypeError:
+                        return UNKNOWN  # an unhashable key: Python's own error, not folded here
+                return UNKNOWN
+            case ast.BinOp(left=left, op=op, right=right):
+                return self.binary(node, type(op), self.expr(left, env, depth + 1),
+                                   self.expr(right, env, depth + 1))
+            case ast.UnaryOp(op=op, operand=operand):
+                value = self.expr(operand, env, depth + 1)
+                return self.apply(node, UNARY[type(op)], value) if is_known(value) else UNKNOWN
+            case ast.BoolOp(values=values):
+                for item in values:
+                    self.expr(item, env, depth + 1)
+                return UNKNOWN
+            case ast.Compare(left=left, ops=ops, comparators=comparators):
+                return self.compare(node, left, ops, comparators, env, depth)
+            case ast.IfExp(test=test, body=body, orelse=orelse):
+                truth = self.truth(test, env)
+                if truth is not None:
+                    return self.expr(body if truth else orelse, env, depth + 1)
+                self.expr(body, env, depth + 1)
+                self.expr(orelse, env, depth + 1)
+                return UNKNOWN
+            case ast.Subscript(value=value, slice=index):
+                return self.subscript(node, self.expr(value, env, depth + 1),
+                                      self.expr(index, env, depth + 1))
+            case ast.Slice(lower=lower, upper=upper, step=step):
+                parts = [self.expr(p, env, depth + 1) if p is not None else Known(None)
+                         for p in (lower, upper, step)]
+                return Known(slice(*(p.value for p in parts))) if all(is_known(p) for p in parts) else UNKNOWN
+            case ast.Attribute(value=value, attr=attr):
+                receiver = self.expr(value, env, depth + 1)
+                return self.attribute(node, receiver, attr)
+            case ast.Call():
+                return self.call(node, env, depth)
+            case ast.NamedExpr(target=target, value=value):
+                result = self.expr(value, env, depth + 1)
+                env[target.id] = result
+                return result
+            case ast.Starred(value=value):
+                self.expr(value, env, depth + 1)
+                return UNKNOWN
+            case ast.JoinedStr(values=values):
+                for item in values:
+                    self.expr(item, env, depth + 1)
+                return UNKNOWN
+            case ast.FormattedValue(value=value):
+                self.expr(value, env, depth + 1)
+                return UNKNOWN
+        return UNKNOWN  # lambdas and comprehensions have scopes of their own
+
+    def name(self, name: str, env: dict[str, object]) -> object:
+        if name in env:
+            return env[name]
+        if name in self.locals:
+            return UNKNOWN  # a local not bound on this path (yet): other rules say so
+        if name not in self._free:
+            self._free[name] = self.free_name(name)
+        return self._free[name]
+
+    def free_name(self, name: str) -> object:
+        """A closure's or the module's constant, bound once and never declared global."""
+        for enclosing in reversed(self.scope):
+            if isinstance(enclosing, ast.ClassDef):
+                continue
+            if name in self.module.derived("assigned names", enclosing, _assigned_names):
+                value = _single_assignment_in(self.module, enclosing, name)
+                return self.constant(value, 0) if value is not None else UNKNOWN
+            if name in {arg for arg in bound_names(enclosing.args)}:
+                return UNKNOWN
+        if name in self.module.imports.names:
+            qualified = self.module.imports.names[name]
+            return TENSOR_CLASS if qualified in TENSOR_CLASSES else UNKNOWN
+        values = self.module.assignments.get(name)
+        if values is not None:
+            if len(values) != 1 or _declared_global(self.module, name):
+                return UNKNOWN
+            return self.constant(values[0], 0)
+        qualified = self.module.imports.qualify(ast.Name(id=name))
+        if qualified and qualified.startswith("builtins."):
+            return Builtin(name)
+        return UNKNOWN
+
+    def constant(self, expr: ast.expr, depth: int) -> object:
+        """A constant expression written outside the function (a closure's or module's)."""
+        if depth > 8:
+            return UNKNOWN
+        match expr:
+            case ast.Constant(value=value):
+                return known(value)
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                values = [self.constant(e, depth + 1) for e in elements]
+                if all(is_known(v) for v in values):
+                    items = [v.value for v in values]
+                    return known(tuple(items) if isinstance(expr, ast.Tuple) else items)
+            case ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=value)) if isinstance(
+                    value, (int, float)) and not isinstance(value, bool):
+                return known(-value)
+        return UNKNOWN
+
+    def driver_value(self, expr: ast.expr, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
+        """What a plain-Python caller passes: a constant, or a tensor it builds."""
+        module, function = driver
+        if depth > 8:
+            return UNKNOWN
+        if isinstance(expr, ast.Name):
+            value = _single_assignment_in(module, function, expr.id)
+            return self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
+        if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) in TENSOR_CLASSES:
+            return TensorValue(constant=False)
+        return self.constant(expr, depth)
+
+    # ----- operations ---------------------------------------------------------------------
+
+    def fail(self, node: ast.AST, kind: str, error: BaseException) -> None:
+        if id(node) in self._failed:
+            return
+        self._failed.add(id(node))
+        detail = str(error).splitlines()[0] if str(error) else ""
+        self.result.failures.append(Failure(node, kind, type(error).__name__, detail))
+
+    def apply(self, node: ast.AST, function, *values: object) -> object:
+        try:
+            return known(function(*[copy.deepcopy(v.value) for v in values]))
+        except REPORTED_ERRORS as error:
+            self.fail(node, "operation", error)
+        except Exception:  # noqa: BLE001 - anything else (overflow, recursion): not judged
+            pass
+        return UNKNOWN
+
+    def binary(self, node: ast.AST, op: type, left: object, right: object) -> object:
+        if not (is_known(left) and is_known(right)) or _too_big(op, left.value, right.value):
+            return UNKNOWN
+        if op is ast.Pow and isinstance(right.value, float) and isinstance(left.value, (int, float)) and left.value < 0:
+            return UNKNOWN  # Python gives a complex number; the graph does not
+        return self.apply(node, BINARY[op], left, right)
+
+    def compare(self, node, left, ops, comparators, env, depth) -> object:
+        current = self.expr(left, env, depth + 1)
+        values = [self.expr(c, env, depth + 1) for c in comparators]
+        result = True
+        for op, right in zip(ops, values):
+            if not (is_known(current) and is_known(right)):
+                return UNKNOWN
+            if op.__class__ in (ast.Is, ast.IsNot):
+                return UNKNOWN  # identity of folded constants is the compiler's own business
+            outcome = self.apply(node, COMPARE[type(op)], current, right)
+            if not is_known(outcome):
+                return UNKNOWN
+            result = result and bool(outcome.value)
+            current = right
+        return Known(result)
+
+    def subscript(self, node: ast.Subscript, value: object, index: object) -> object:
+        if is_known(value) and is_known(index) and isinstance(value.value, CONSTANT_TYPES):
+            return self.apply(node, operator.getitem, value, index)
+        return UNKNOWN
+
+    def attribute(self, node: ast.AST, receiver: object, attr: str) -> object:
+        if receiver.__class__ is TensorValue:
+            self.result.tensor_lookups.append((node, attr))
+        elif is_known(receiver) and isinstance(receiver.value, CONSTANT_TYPES):
+            if not hasattr(receiver.value, attr):
+                self.fail(node, "attribute", AttributeError(
+                    f"'{type(receiver.value).__name__}' object has no attribute '{attr}'"))
+        return UNKNOWN
+
+    def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            receiver = self.expr(func.value, env, depth + 1)
+            args = [self.expr(a, env, depth + 1) for a in node.args]
+            for keyword in node.keywords:
+                self.expr(keyword.value, env, depth + 1)
+            return self.method(node, func, receiver, args, env)
+        callee = self.expr(func, env, depth + 1)
+        args = [self.expr(a, env, depth + 1) for a in node.args]
+        for keyword in node.keywords:
+            self.expr(keyword.value, env, depth + 1)
+        if callee is TENSOR_CLASS:
+            return TensorValue(constant=all(is_known(a) for a in args))
+        if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
+                and is_known(args[1]) and isinstance(args[1].value, str)):
+            return self.attribute(node, args[0], args[1].value)
+        if not isinstance(callee, Builtin) or node.keywords:
+            return UNKNOWN
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return UNKNOWN
+        function = PURE_BUILTINS.get(callee.name)
+        if function is None or not all(is_known(a) for a in args):
+            return UNKNOWN
+        if callee.name in ("getattr", "hasattr"):
+            return UNKNOWN
+        if args and any(isinstance(a.value, (tuple, list, dict, str, range)) and len(a.value) > MAX_LENGTH
+                        for a in args):
+            return UNKNOWN
+        return self.apply(node, function, *args)
+
+    def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
+               env: dict[str, object]) -> object:
+        base = func.value
+        if not is_known(receiver) or not isinstance(receiver.value, CONSTANT_TYPES):
+            return UNKNOWN
+        value, attr = receiver.value, func.attr
+        kind = type(value)
+        if not hasattr(value, attr):
+            return UNKNOWN  # reported by attribute()
+        changes = attr in CHANGING_METHODS.get(kind, ())
+        reads = attr in READING_METHODS.get(kind, ())
+        if not (changes or reads) or node.keywords or not all(is_known(a) for a in args):
+            if changes and isinstance(base, ast.Name):
+                env[base.id] = UNKNOWN
+            return UNKNOWN
+        own = copy.deepcopy(value)
+        try:
+            result = getattr(own, attr)(*[copy.deepcopy(a.value) for a in args])
+        except REPORTED_ERRORS as error:
+            self.fail(node, "operation", error)
+            return UNKNOWN
+        except Exception:  # noqa: BLE001
+            return UNKNOWN
+        if changes:
+            if isinstance(base, ast.Name):
+                env[base.id] = known(own)
+        return known(list(result) if isinstance(result, type({}.keys())) else result) \
+            if not isinstance(result, (type({}.values()), type({}.items()))) else UNKNOWN
+
+
+TENSOR_CLASS = Builtin("mindspore.Tensor")
+
+
+def _same(a: object, b: object) -> bool:
+    if a is b:
+        return True
+    if is_known(a) and is_known(b):
+        return type(a.value) is type(b.value) and _safe_equal(a.value, b.value)
+    return a == b
+
+
+def _safe_equal(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _assigned_names(function: ast.AST) -> frozenset[str]:
+    """Every name a function binds in its own scope (parameters included)."""
+    names: set[str] = set(bound_names(function.args)) if hasattr(function, "args") else set()
+    pending = list(getattr(function, "body", []))
+    while pending:
+        node = pending.pop()
+        names.update(bound_names(node))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return frozenset(names)
+
+
+def _single_assignment_in(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when that is the function's only binding of the name."""
+    if name in set(bound_names(function.args)):
+        return None
+    found: ast.expr | None = None
+    parents = module.parents(function)
+    for node in module.body_nodes(function):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            parent = parents.get(id(node))
+            if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+                return None
+            found = parent.value
+    return found
+
+
+def _declared_global(module: ModuleInfo, name: str) -> bool:
+    text = module.source.text or ""
+    return "global" in text and re.search(rf"\bglobal\b[^\n]*\b{re.escape(name)}\b", text) is not None
+
+
+def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
+    """The folded values of a compiled function (computed once per run)."""
+    return model.memo(model.evaluations, id(compiled), lambda: Interpreter(model, compiled).run())
