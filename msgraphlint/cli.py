@@ -22,7 +22,10 @@ import typer
 from . import catalogue
 from .version import __version__
 from .catalogue import Level, Severity
-from .config import Config, ConfigError, find_pyproject, from_pyproject, parse_device, parse_selectors
+from .config import (
+    JIT_LEVEL_VARIABLE, Config, ConfigError, environment_level, find_pyproject, from_pyproject,
+    parse_device, parse_selectors,
+)
 from .docgen import rule_page
 
 app = typer.Typer(
@@ -88,6 +91,11 @@ def resolve_config(
     config = from_pyproject(config_file or find_pyproject(anchor))
     if syntax_level is not None:
         config = replace(config, level=Level(syntax_level.value))
+    if (forced := environment_level()) is not None:
+        if forced != config.level:
+            typer.echo(f"msgraphlint: {JIT_LEVEL_VARIABLE} in the environment compiles every graph "
+                       f"at {forced.name}, as MindSpore does: reporting for {forced.name}", err=True)
+        config = replace(config, level=forced, every_graph_level=forced)
     if device is not None:
         config = replace(config, device=parse_device(device, "--device"))
     if output_format is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Mapping
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,9 @@ class Config:
     baseline: Path | None = None  # findings recorded there are not reported
     source: Path | None = None  # the pyproject.toml the defaults came from
     confirm: ConfirmSettings = ConfirmSettings()  # [tool.msgraphlint.confirm], for --confirm
+    # MS_DEV_JIT_SYNTAX_LEVEL from the environment: MindSpore compiles every graph at that level,
+    # jit functions included (which the context setting does not reach).
+    every_graph_level: Level | None = None
 
     def wants(self, finding: Finding) -> bool:
         if finding.rule_id in self.ignore:
@@ -64,6 +68,21 @@ def find_pyproject(start: Path) -> Path | None:
         if (candidate / "pyproject.toml").is_file():
             return candidate / "pyproject.toml"
     return None
+
+
+JIT_LEVEL_VARIABLE = "MS_DEV_JIT_SYNTAX_LEVEL"
+ENVIRONMENT_LEVELS = {"0": Level.STRICT, "1": Level.COMPATIBLE, "2": Level.LAX}
+
+
+def environment_level(environ: Mapping[str, str] = os.environ) -> Level | None:
+    """The level MS_DEV_JIT_SYNTAX_LEVEL gives every graph, as MindSpore reads it (0, 1, 2)."""
+    value = environ.get(JIT_LEVEL_VARIABLE, "").strip()
+    if not value:
+        return None
+    if value not in ENVIRONMENT_LEVELS:
+        raise ConfigError(f"{JIT_LEVEL_VARIABLE}={value!r} in the environment is not 0 (STRICT), "
+                          "1 (COMPATIBLE) or 2 (LAX)")
+    return ENVIRONMENT_LEVELS[value]
 
 
 def parse_level(value: object, where: str) -> Level:

@@ -98,7 +98,14 @@ def analyse(engine: Engine, request: Request):
 
 
 def select(findings: list[Finding], config: Config) -> list[Finding]:
-    return [finding for finding in findings if config.wants(finding)]
+    """The findings the configuration asks for, each judged at the level its graph compiles at
+    (MS_DEV_JIT_SYNTAX_LEVEL overrides what the code fixes, as in MindSpore)."""
+    forced = config.every_graph_level
+    return [
+        replace(finding, level_override=forced) if forced and finding.target else finding
+        for finding in findings
+        if config.wants(finding)
+    ]
 
 
 def attach_fixes(findings: list[Finding], engine: Engine) -> list[Finding]:

@@ -320,3 +320,36 @@ def test_style_advice_is_opt_in():
     for selector in ("cell-created-in-construct", "C8761", "cell-construction"):
         _, out, _ = run("check", sample, "--no-cache", "--no-color", "--select", selector, cwd=root)
         assert out.count("C8761 cell-created-in-construct") == 3
+
+
+JIT_HOST_COPY = textwrap.dedent(
+    """
+    import mindspore as ms
+
+    @ms.jit
+    def step(x):
+        return x.asnumpy()
+    """
+).lstrip()
+
+
+def test_ms_dev_jit_syntax_level_sets_the_level_of_every_graph(tmp_path, monkeypatch):
+    """jit functions compile at LAX whatever set_context says; the environment variable reaches
+    them too (MindSpore 2.10), so the same file is an error only under MS_DEV_JIT_SYNTAX_LEVEL=0."""
+    (tmp_path / "m.py").write_text(JIT_HOST_COPY, "utf-8")
+    monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+    plain = json.loads(run("check", str(tmp_path), "--syntax-level", "strict", "--format", "json")[1])
+    assert [(f["symbol"], f["severity"], f["level"]) for f in plain] == [("asnumpy-in-graph", "warning", "lax")]
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    _, out, err = run("check", str(tmp_path), "--format", "json")
+    assert [(f["symbol"], f["severity"], f["level"]) for f in json.loads(out)] == [
+        ("asnumpy-in-graph", "error", "strict")]
+    assert "MS_DEV_JIT_SYNTAX_LEVEL" in err
+
+
+def test_a_bad_ms_dev_jit_syntax_level_is_a_clean_error(tmp_path, monkeypatch):
+    (tmp_path / "m.py").write_text(JIT_HOST_COPY, "utf-8")
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "strict")
+    code, _, err = run("check", str(tmp_path))
+    assert code == 2
+    assert "MS_DEV_JIT_SYNTAX_LEVEL='strict'" in err and "Traceback" not in err
