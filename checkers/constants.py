@@ -24,6 +24,7 @@ OPERATION_INSTEAD = {
     "ZeroDivisionError": "a divisor that is not zero",
 }
 ATTRIBUTE_INSTEAD = "an attribute that %s has"
+ARITY_INSTEAD = "the arguments the builtin takes"
 
 
 class ConstantsFamily(Family):
@@ -35,7 +36,10 @@ class ConstantsFamily(Family):
             if id(failure.node) in dead:
                 continue
             problem = f"{failure.error}: {failure.detail}" if failure.detail else failure.error
-            if failure.kind == "attribute":
+            if failure.kind == "arity":
+                ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
+                           ARITY_INSTEAD)
+            elif failure.kind == "attribute":
                 owner = failure.detail.split("'")[1] if failure.detail.count("'") >= 2 else "the value"
                 ctx.report("constant-attribute-error", failure.node, shown(failure.node), problem,
                            ATTRIBUTE_INSTEAD % f"a {owner}")

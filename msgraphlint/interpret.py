@@ -91,6 +91,19 @@ PURE_BUILTINS = {
     "pow": pow, "range": range, "round": round, "slice": slice, "str": str, "sum": sum,
     "tuple": tuple, "list": list, "divmod": divmod, "chr": chr, "ord": ord, "any": any, "all": all,
 }
+# How many positional arguments the graph accepts for a builtin, (fewest, most; None: no
+# limit), where it checks while compiling: Python's own counts, and two of the graph's own
+# (zip needs one argument, super 0 or 2). Calls with keywords, * or ** are not counted.
+BUILTIN_ARITY = {
+    "abs": (1, 1), "all": (1, 1), "any": (1, 1), "bool": (0, 1), "chr": (1, 1), "divmod": (2, 2),
+    "enumerate": (1, 2), "filter": (2, 2), "float": (0, 1), "getattr": (2, 3), "hasattr": (2, 2),
+    "int": (0, 2), "isinstance": (2, 2), "len": (1, 1), "list": (0, 1), "map": (2, None),
+    "max": (1, None), "min": (1, None), "ord": (1, 1), "pow": (2, 3), "range": (1, 3),
+    "reversed": (1, 1), "round": (1, 2), "slice": (1, 3), "sorted": (1, 1), "sum": (1, 2),
+    "tuple": (0, 1), "zip": (1, None), "super": (0, 2),
+}
+ARITY_EXCEPTIONS = {"super": {1}}  # counts within the range the graph still refuses
+
 # Methods of constant values that read them, and those that change them (the receiver is then
 # rebound to the changed copy).
 READING_METHODS = {
@@ -535,6 +548,8 @@ class Interpreter:
             return UNKNOWN
         if any(isinstance(a, ast.Starred) for a in node.args):
             return UNKNOWN
+        if not self.arity_fits(node, callee.name, len(node.args)):
+            return UNKNOWN
         function = PURE_BUILTINS.get(callee.name)
         if function is None or not all(is_known(a) for a in args):
             return UNKNOWN
@@ -544,6 +559,23 @@ class Interpreter:
                         for a in args):
             return UNKNOWN
         return self.apply(node, function, *args)
+
+    def arity_fits(self, node: ast.Call, name: str, count: int) -> bool:
+        bounds = BUILTIN_ARITY.get(name)
+        if bounds is None:
+            return True
+        fewest, most = bounds
+        if fewest <= count and (most is None or count <= most) and count not in ARITY_EXCEPTIONS.get(name, ()):
+            return True
+        if most is None:
+            takes = f"at least {fewest}"
+        elif name in ARITY_EXCEPTIONS:
+            takes = " or ".join(str(n) for n in range(fewest, most + 1) if n not in ARITY_EXCEPTIONS[name])
+        else:
+            takes = str(fewest) if fewest == most else f"{fewest} to {most}"
+        plural = "" if takes.endswith(" 1") or takes == "1" else "s"
+        self.fail(node, "arity", TypeError(f"{name}() takes {takes} argument{plural}, got {count}"))
+        return False
 
     def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
                env: dict[str, object]) -> object:
