@@ -25,6 +25,8 @@ OPERATION_INSTEAD = {
 }
 ATTRIBUTE_INSTEAD = "an attribute that %s has"
 ARITY_INSTEAD = "the arguments the builtin takes"
+JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an explicit if"
+BOOL_INSTEAD = "(x != 0).any() or .all() to say which truth is meant"
 
 
 class ConstantsFamily(Family):
@@ -36,7 +38,13 @@ class ConstantsFamily(Family):
             if id(failure.node) in dead:
                 continue
             problem = f"{failure.error}: {failure.detail}" if failure.detail else failure.error
-            if failure.kind == "arity":
+            if failure.kind == "join":
+                ctx.report("tensor-bool-operator-join", failure.node, shown(failure.node), failure.detail,
+                           JOIN_INSTEAD)
+            elif failure.kind == "tensor-bool":
+                ctx.report("multi-element-tensor-as-bool", failure.node, shown(failure.node),
+                           failure.detail, BOOL_INSTEAD)
+            elif failure.kind == "arity":
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)
             elif failure.kind == "attribute":

@@ -49,6 +49,25 @@ class Known:
 @dataclass(frozen=True, slots=True)
 class TensorValue:
     constant: bool  # built from constants inside the graph, not an input
+    dtype: str | None = None  # "float32", "int64", ... where the construction says
+    shape: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayValue:
+    """A numpy array built from constants (np.ones((2, 2)), np.array([1, 2]))."""
+
+    dtype: str | None
+    shape: tuple[int, ...] | None
+
+
+def element_count(shape: tuple[int, ...] | None) -> int | None:
+    if shape is None:
+        return None
+    count = 1
+    for size in shape:
+        count *= size
+    return count
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +89,7 @@ class Failure:
 MAX_DEPTH = 200
 MAX_LENGTH = 10_000
 MAX_INT_BITS = 4_096
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 REPORTED_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError)
 
 BINARY = {
@@ -78,6 +98,7 @@ BINARY = {
     ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
     ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
 }
+INT64_CHECKED = (ast.Add, ast.Sub, ast.Mult)  # probed: these raise on overflow; ** wraps silently
 UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg, ast.Invert: operator.invert, ast.Not: operator.not_}
 COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -119,6 +140,11 @@ CHANGING_METHODS = {
 }
 CONSTANT_TYPES = (int, float, bool, str, type(None), tuple, list, dict, slice, range)
 TENSOR_CLASSES = frozenset({"mindspore.Tensor"})
+NUMPY_FILLED = frozenset({"numpy.ones", "numpy.zeros", "numpy.empty"})
+NUMPY_FROM_DATA = frozenset({"numpy.array", "numpy.asarray"})
+DTYPE_MODULES = ("mindspore.", "mindspore.common.dtype.", "mindspore.dtype.", "numpy.")
+DTYPE_NAMES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
+                         "float32", "float64", "bfloat16", "bool"})
 
 
 def is_known(value: object) -> bool:
@@ -149,6 +175,27 @@ def small(value: object, depth: int = 0) -> bool:
 
 def known(value: object) -> object:
     return Known(value) if small(value) else UNKNOWN
+
+
+def data_shape(value: object) -> tuple[tuple[int, ...], str] | None:
+    """(shape, element kind) of nested lists/tuples of scalars, as Tensor() and np.array read
+    them; None when ragged or not scalars."""
+    if isinstance(value, bool):
+        return (), "bool"
+    if isinstance(value, int):
+        return (), "int"
+    if isinstance(value, float):
+        return (), "float"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return (0,), "float"
+        inner = [data_shape(v) for v in value]
+        if any(i is None for i in inner) or len({i[0] for i in inner}) != 1:
+            return None
+        kinds = {i[1] for i in inner}
+        kind = "float" if "float" in kinds else ("int" if "int" in kinds else "bool")
+        return (len(value), *inner[0][0]), kind
+    return None
 
 
 def _too_big(op: type, left: object, right: object) -> bool:
@@ -190,6 +237,7 @@ class Interpreter:
         self.scope = self.module.scope_of(compiled.node)
         self._failed: set[int] = set()
         self._free: dict[str, object] = {}
+        self._self_attributes: dict[str, object] = {}
 
     # ----- statements ---------------------------------------------------------------------
 
@@ -371,8 +419,8 @@ class Interpreter:
                 value = self.expr(operand, env, depth + 1)
                 return self.apply(node, UNARY[type(op)], value) if is_known(value) else UNKNOWN
             case ast.BoolOp(values=values):
-                for item in values:
-                    self.expr(item, env, depth + 1)
+                results = [self.expr(item, env, depth + 1) for item in values]
+                self.tensor_bool_operator(node, results)
                 return UNKNOWN
             case ast.Compare(left=left, ops=ops, comparators=comparators):
                 return self.compare(node, left, ops, comparators, env, depth)
@@ -391,6 +439,8 @@ class Interpreter:
                          for p in (lower, upper, step)]
                 return Known(slice(*(p.value for p in parts))) if all(is_known(p) for p in parts) else UNKNOWN
             case ast.Attribute(value=value, attr=attr):
+                if self.is_self(value):
+                    return self.self_attribute(attr)
                 receiver = self.expr(value, env, depth + 1)
                 return self.attribute(node, receiver, attr)
             case ast.Call():
@@ -443,6 +493,41 @@ class Interpreter:
             return Builtin(name)
         return UNKNOWN
 
+    def is_self(self, node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and self.compiled.owner is not None
+                and self.model.values(self.compiled).is_self(node))
+
+    def self_attribute(self, attr: str) -> object:
+        """``self.attr`` set once, in ``__init__``, to a constant and never elsewhere (nor by
+        other files): the compiler reads it as that constant."""
+        if attr in self._self_attributes:
+            return self._self_attributes[attr]
+        found: object = UNKNOWN
+        assigned = [(cls, method, value)
+                    for cls in self.model.self_classes(self.compiled)
+                    for method, pairs in cls.method_self_assignments.items()
+                    for name, value in pairs if name == attr]
+        if (len(assigned) == 1 and assigned[0][1] == "__init__"
+                and attr not in self.module_externally_set()):
+            cls, _, value = assigned[0]
+            found = self.constant(value, 0) if not _is_slice_call(value, cls.module) else \
+                self.slice_constant(value)
+            if is_known(found) and (found.value is None or not _immutable(found.value)):
+                # a list or dict may be changed in place (self.d["k"] = v); None is the usual
+                # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
+                found = UNKNOWN
+        self._self_attributes[attr] = found
+        return found
+
+    def module_externally_set(self) -> frozenset[str]:
+        return self.model.project.externally_set(self.module.path)
+
+    def slice_constant(self, call: ast.Call) -> object:
+        parts = [self.constant(a, 0) for a in call.args]
+        if not call.keywords and 1 <= len(parts) <= 3 and all(is_known(p) for p in parts):
+            return Known(slice(*(p.value for p in parts)))
+        return UNKNOWN
+
     def constant(self, expr: ast.expr, depth: int) -> object:
         """A constant expression written outside the function (a closure's or module's)."""
         if depth > 8:
@@ -458,6 +543,14 @@ class Interpreter:
             case ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=value)) if isinstance(
                     value, (int, float)) and not isinstance(value, bool):
                 return known(-value)
+            case ast.Dict(keys=keys, values=items) if None not in keys:
+                pairs = [(self.constant(k, depth + 1), self.constant(v, depth + 1))
+                         for k, v in zip(keys, items)]
+                if all(is_known(k) and is_known(v) for k, v in pairs):
+                    try:
+                        return known({k.value: v.value for k, v in pairs})
+                    except TypeError:
+                        return UNKNOWN
         return UNKNOWN
 
     def driver_value(self, expr: ast.expr, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
@@ -469,7 +562,15 @@ class Interpreter:
             value = _single_assignment_in(module, function, expr.id)
             return self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
         if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) in TENSOR_CLASSES:
+            data = self.driver_value(expr.args[0], driver, depth + 1) if expr.args else UNKNOWN
+            if module is self.module:
+                made = self.tensor(expr, [data, *[UNKNOWN for _ in expr.args[1:]]])
+                return TensorValue(False, made.dtype, made.shape)
             return TensorValue(constant=False)
+        if (isinstance(expr, ast.Call) and module is self.module
+                and module.imports.qualify(expr.func) in NUMPY_FILLED | NUMPY_FROM_DATA):
+            args = [self.driver_value(a, driver, depth + 1) for a in expr.args]
+            return self.array(expr, module.imports.qualify(expr.func), args)
         return self.constant(expr, depth)
 
     # ----- operations ---------------------------------------------------------------------
@@ -495,7 +596,15 @@ class Interpreter:
             return UNKNOWN
         if op is ast.Pow and isinstance(right.value, float) and isinstance(left.value, (int, float)) and left.value < 0:
             return UNKNOWN  # Python gives a complex number; the graph does not
-        return self.apply(node, BINARY[op], left, right)
+        result = self.apply(node, BINARY[op], left, right)
+        if (op in INT64_CHECKED and is_known(result) and type(result.value) is int
+                and type(left.value) in (int, bool) and type(right.value) in (int, bool)
+                and not INT64_MIN <= result.value <= INT64_MAX):
+            self.fail(node, "operation", ValueError(
+                f"the int64 result of {ast.unparse(node) if isinstance(node, ast.expr) else 'the operation'}"
+                " overflows (the graph computes Python ints as int64)"))
+            return UNKNOWN
+        return result
 
     def compare(self, node, left, ops, comparators, env, depth) -> object:
         current = self.expr(left, env, depth + 1)
@@ -513,7 +622,37 @@ class Interpreter:
             current = right
         return Known(result)
 
+    def tensor_bool_operator(self, node: ast.BoolOp, results: list[object]) -> None:
+        """``x and y`` with a tensor ``x`` is ``y if x else x``: x becomes a Python bool (one
+        element only), and the two results are joined (same kind and dtype only)."""
+        first = results[0]
+        if first.__class__ is not TensorValue:
+            return
+        count = element_count(first.shape)
+        if count is not None and count > 1:
+            self.fail(node, "tensor-bool", ValueError(
+                f"a tensor of shape {first.shape} has no single truth value"))
+            return
+        if first.constant:
+            return  # its truth is folded while compiling: no join
+        for other in results[1:]:
+            if is_known(other) and not isinstance(other.value, (tuple, list, dict)):
+                kind = type(other.value).__name__
+                self.fail(node, "join", TypeError(f"a tensor and a Python {kind}"))
+                return
+            if (other.__class__ is TensorValue and first.dtype and other.dtype
+                    and first.dtype != other.dtype):
+                self.fail(node, "join", TypeError(
+                    f"a {first.dtype} tensor and a {other.dtype} tensor"))
+                return
+
     def subscript(self, node: ast.Subscript, value: object, index: object) -> object:
+        if value.__class__ is TensorValue and is_known(index) and isinstance(index.value, slice):
+            bounds = (index.value.start, index.value.stop, index.value.step)
+            if any(b is not None and type(b) not in (int, bool) for b in bounds):
+                self.fail(node, "operation", TypeError(
+                    f"slice indices of a tensor must be integers or None, not {index.value}"))
+            return UNKNOWN
         if is_known(value) and is_known(index) and isinstance(value.value, CONSTANT_TYPES):
             return self.apply(node, operator.getitem, value, index)
         return UNKNOWN
@@ -540,7 +679,12 @@ class Interpreter:
         for keyword in node.keywords:
             self.expr(keyword.value, env, depth + 1)
         if callee is TENSOR_CLASS:
-            return TensorValue(constant=all(is_known(a) for a in args))
+            return self.tensor(node, args)
+        qualified = self.module.imports.qualify(func)
+        if qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
+            return self.array(node, qualified, args)
+        if isinstance(callee, Builtin) and callee.name in ("int", "float", "len") and len(args) == 1:
+            self.scalar_of_tensor(node, callee.name, args[0])
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
             return self.attribute(node, args[0], args[1].value)
@@ -553,12 +697,86 @@ class Interpreter:
         function = PURE_BUILTINS.get(callee.name)
         if function is None or not all(is_known(a) for a in args):
             return UNKNOWN
+        if callee.name == "range" and not self.range_fits(node, [a.value for a in args]):
+            return UNKNOWN
         if callee.name in ("getattr", "hasattr"):
             return UNKNOWN
         if args and any(isinstance(a.value, (tuple, list, dict, str, range)) and len(a.value) > MAX_LENGTH
                         for a in args):
             return UNKNOWN
         return self.apply(node, function, *args)
+
+    def range_fits(self, node: ast.Call, bounds: list[object]) -> bool:
+        """make_range walks the range in int64 and fails when a step passes its limits."""
+        if not all(type(b) is int for b in bounds):
+            return True  # Python's own TypeError follows
+        try:
+            steps = range(*bounds)
+        except ValueError:
+            return True
+        past = steps[-1] + steps.step if len(steps) else None
+        if any(not INT64_MIN <= b <= INT64_MAX for b in bounds) or (
+                past is not None and not INT64_MIN <= past <= INT64_MAX):
+            self.fail(node, "operation", ValueError(
+                "walking the range overflows int64 (the graph's make_range counts in int64)"))
+            return False
+        return True
+
+    def dtype_of(self, node: ast.Call) -> str | None:
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                qualified = self.module.imports.qualify(keyword.value) or ""
+                name = qualified.rsplit(".", 1)[-1]
+                if qualified.startswith(DTYPE_MODULES) and name in DTYPE_NAMES:
+                    return {"bool_": "bool"}.get(name, name)
+                return None
+        return ""  # not given
+
+    def tensor(self, node: ast.Call, args: list[object]) -> TensorValue:
+        """Tensor(data[, dtype]): its dtype and shape where the data says (ints give int64,
+        floats float32, a numpy array keeps its own)."""
+        constant = all(is_known(a) or a.__class__ is ArrayValue for a in args)
+        if len(node.args) != 1 or any(k.arg not in ("dtype", "const_arg") for k in node.keywords):
+            return TensorValue(constant)
+        dtype = self.dtype_of(node)
+        data = args[0]
+        shape, kind = None, None
+        if is_known(data) and (found := data_shape(data.value)) is not None:
+            shape, kind = found
+            kind = {"int": "int64", "float": "float32", "bool": "bool"}[kind]
+        elif data.__class__ is ArrayValue:
+            shape, kind = data.shape, data.dtype
+        return TensorValue(constant, dtype if dtype != "" else kind, shape)
+
+    def array(self, node: ast.Call, qualified: str, args: list[object]) -> object:
+        dtype = self.dtype_of(node)
+        if not args or not is_known(args[0]):
+            return UNKNOWN
+        if qualified in NUMPY_FILLED:
+            size = args[0].value
+            shape = (size,) if isinstance(size, int) else size
+            if not (isinstance(shape, (tuple, list)) and all(type(n) is int for n in shape)):
+                return UNKNOWN
+            return ArrayValue(dtype if dtype != "" else "float64", tuple(shape))
+        found = data_shape(args[0].value)
+        if found is None:
+            return UNKNOWN
+        shape, kind = found
+        return ArrayValue(dtype if dtype != "" else {"int": "int64", "float": "float64", "bool": "bool"}[kind],
+                          shape)
+
+    def scalar_of_tensor(self, node: ast.Call, name: str, value: object) -> None:
+        """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor."""
+        if value.__class__ not in (TensorValue, ArrayValue):
+            return
+        count = element_count(value.shape)
+        if name == "len":
+            if value.__class__ is TensorValue and value.shape == ():
+                self.fail(node, "operation", TypeError("len() of a 0-D tensor"))
+        elif count is not None and count > 1:
+            self.fail(node, "operation", (ValueError if value.__class__ is TensorValue else TypeError)(
+                f"only a single-element {'tensor' if value.__class__ is TensorValue else 'array'} "
+                f"converts to a Python scalar, not shape {value.shape}"))
 
     def arity_fits(self, node: ast.Call, name: str, count: int) -> bool:
         bounds = BUILTIN_ARITY.get(name)
@@ -608,6 +826,16 @@ class Interpreter:
 
 
 TENSOR_CLASS = Builtin("mindspore.Tensor")
+
+
+def _immutable(value: object) -> bool:
+    if isinstance(value, tuple):
+        return all(_immutable(v) for v in value)
+    return not isinstance(value, (list, dict))
+
+
+def _is_slice_call(value: ast.expr, module: ModuleInfo) -> bool:
+    return isinstance(value, ast.Call) and module.imports.qualify(value.func) == "builtins.slice"
 
 
 def _same(a: object, b: object) -> bool:

@@ -1167,6 +1167,7 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
     name or an instance is used in any other way (passed to grad, stored, reassigned)."""
     parents = module.parents(driver)
     instances: set[str] = set()
+    direct: list[ast.Call] = []
     uses: list[ast.Name] = []
     for node in module.nodes(driver):
         if isinstance(node, ast.Name):
@@ -1183,12 +1184,15 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
         if not is_cell:
             continue
         assign = parents.get(id(call))
+        if isinstance(assign, ast.Call) and assign.func is call:
+            direct.append(assign)  # Net()(x): built and called at once
+            continue
         if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1
                 and isinstance(assign.targets[0], ast.Name)):
             return None
         instances.add(assign.targets[0].id)
     called = instances if is_cell else {name}
-    calls: list[ast.Call] = []
+    calls: list[ast.Call] = list(direct)
     for node in uses:
         if node.id not in called:
             continue
@@ -1221,6 +1225,8 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
                     and _driver_constant(right, module, driver, depth + 1))
         case ast.Attribute(attr=attr) if attr in CONSTANT_ATTRIBUTES:
             return True
+        case ast.Dict(keys=keys, values=values) if None not in keys:
+            return all(_driver_constant(e, module, driver, depth + 1) for e in [*keys, *values])
         case ast.Name(id=name):
             values = _single_assignment(module, driver, name)
             return values is not None and _driver_constant(values, module, driver, depth + 1)
