@@ -1,0 +1,110 @@
+"""The interpreter of compile-time values: what it folds, and where it must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from .engine_helpers import check_source
+
+HEADER = "import numpy as np\nfrom mindspore import Tensor, nn\n"
+CONSTANT_RULES = {"constant-operation-error", "constant-attribute-error", "builtin-arity-error",
+                  "tensor-bool-operator-join", "multi-element-tensor-as-bool"}
+
+
+def flagged(tmp_path, body: str) -> list[tuple[str, str]]:
+    """(symbol, line text) of the constants family's findings for a construct body."""
+    source = HEADER + "class Net(nn.Cell):\n    def construct(self, x):\n"
+    source += textwrap.indent(textwrap.dedent(body).strip("\n"), "        ") + "\n"
+    lines = source.splitlines()
+    return [(f.rule.symbol, lines[f.line - 1].strip()) for f in check_source(tmp_path, source)
+            if f.rule.symbol in CONSTANT_RULES]
+
+
+@pytest.mark.parametrize(
+    "body, line",
+    [
+        ("a = 1\nb = 'px'\nreturn x, a + b", "return x, a + b"),
+        ("a = 1\na += 1\nb = (a, 'c')\nreturn x, b[2]", "return x, b[2]"),
+        ("n = int('wide')\nreturn x", "n = int('wide')"),
+        ("return x, 2 ** 40 * 2 ** 40", "return x, 2 ** 40 * 2 ** 40"),  # int64 overflow
+        ("for i in range(0, 1.5):\n    x = x + i\nreturn x", "for i in range(0, 1.5):"),
+        ("t = (2, 3)\nreturn x.reshape(t.shape)", "return x.reshape(t.shape)"),
+        ("return x, len(1, 2)", "return x, len(1, 2)"),
+    ],
+)
+def test_a_failing_operation_on_constants_is_reported(tmp_path, body, line):
+    assert [text for _, text in flagged(tmp_path, body)] == [line]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return x + 'a'",  # x is an input: not known
+        "a = 1\nif x > 0:\n    a = 'px'\nreturn x, a + 1",  # a branch on a tensor: either
+        "a = 1\nfor i in range(3):\n    a = 'px'\nreturn x, a + 1",  # changed in the loop
+        "a = [1]\na.append(2)\nreturn x, a[1]",  # the changed list is followed
+        "if True:\n    a = 1\nelse:\n    a = 'a'\nreturn x, a + 1",  # the dead branch is dropped
+        "a = 'a'\nif False:\n    return x, a + 1\nreturn x",
+        "return x, 2 ** 62",
+        "d = {'k': 1}\nreturn x, d.get('z')",
+        "return x, zip((1,), (2,))",
+    ],
+)
+def test_nothing_is_said_where_a_value_is_not_known_or_the_operation_is_fine(tmp_path, body):
+    assert flagged(tmp_path, body) == []
+
+
+def test_constants_passed_by_the_python_caller_are_folded(tmp_path):
+    source = HEADER + textwrap.dedent("""
+        def run():
+            class Member(nn.Cell):
+                def construct(self, a, b):
+                    return a in b
+            net = Member()
+            net(1, 2)
+    """)
+    findings = check_source(tmp_path, source)
+    assert [(f.rule.symbol, f.line) for f in findings] == [("constant-operation-error", 7)]
+
+
+def test_a_constant_self_attribute_set_once_in_init_is_folded_and_a_list_is_not(tmp_path):
+    source = HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.cut = slice(1, 4.5)
+                self.names = ["a"]
+                self.spare = None
+
+            def construct(self, x):
+                self.names.append("b")
+                return "ABCDEF"[self.cut], self.names[1], self.spare
+    """)
+    findings = check_source(tmp_path, source)
+    assert [(f.rule.symbol, f.args[0]) for f in findings if f.rule.symbol in CONSTANT_RULES] == [
+        ("constant-operation-error", "'ABCDEF'[self.cut]")]
+
+
+def test_tensor_truth_and_joins_follow_the_construction(tmp_path):
+    source = HEADER + textwrap.dedent("""
+        def run():
+            class Gate(nn.Cell):
+                def construct(self, x, y):
+                    pair = Tensor([0, 1])
+                    one = Tensor([2.0])
+                    return pair and x, one and x, x and y, x and 2
+            Gate()(Tensor([1]), Tensor([1.0]))
+    """)
+    findings = [f for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES]
+    assert sorted((f.rule.symbol, f.args[0]) for f in findings) == [
+        ("multi-element-tensor-as-bool", "pair and x"),
+        ("tensor-bool-operator-join", "x and 2"),
+        ("tensor-bool-operator-join", "x and y"),  # int64 and float32
+    ]
+
+
+def test_an_expression_too_deep_to_follow_is_bounded(tmp_path):
+    terms = " + ".join(["1"] * 600)
+    assert flagged(tmp_path, f"a = {terms} + 'a'\nreturn x") == []
