@@ -12,6 +12,7 @@ import ast
 import gc
 import multiprocessing
 import os
+import sys
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -118,6 +119,37 @@ class CheckRun:
     # For the result cache: per checked file, and per module whose targets were reached.
     records: dict[str, dict] = field(default_factory=dict)
     unit_reads: dict[str, frozenset] = field(default_factory=dict)
+
+
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+DEEP_RECURSION_LIMIT = 200_000
+
+
+def check_deeply(check: Callable, path: Path, raw: bytes | None) -> list[Finding]:
+    """``check(path, raw)`` in a thread with a large stack and recursion limit: what a file that
+    parses (Python's parser stops near a thousand levels) needs at most."""
+    result: list = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.extend(check(path, raw))
+        except BaseException as error:  # noqa: BLE001 - handed back to the caller's thread
+            failure.append(error)
+
+    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
+    threading.stack_size(DEEP_STACK_BYTES)
+    sys.setrecursionlimit(DEEP_RECURSION_LIMIT)
+    try:
+        worker = threading.Thread(target=work, name="msgraphlint-deep")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if failure:
+        raise failure[0]
+    return result
 
 
 def char_column(line_text: str, byte_offset: int) -> int:
@@ -252,7 +284,11 @@ class Engine:
                 run.records[os.path.abspath(path)] = file_record(digest, findings, read)
                 run.findings.extend(findings)
             except RecursionError:
-                run.internal_errors.append(f"{path}: too deeply nested to analyse")
+                # Deeply nested code that Python parses: analyse it again on a deeper stack.
+                try:
+                    run.findings.extend(check_deeply(self.check_file, path, (raw or {}).get(path)))
+                except RecursionError:
+                    run.internal_errors.append(f"{path}: too deeply nested to analyse")
             except Exception as error:  # noqa: BLE001 - reported, and the run goes on
                 run.internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report)")
 

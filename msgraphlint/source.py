@@ -110,7 +110,7 @@ def _quiet_parse(source: str | bytes, filename: str = "<unknown>") -> ast.Module
 def _python_accepts(raw: bytes) -> bool:
     try:
         _quiet_parse(raw)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
 
@@ -118,6 +118,10 @@ def _python_accepts(raw: bytes) -> bool:
 def parse(text: str, path: Path) -> tuple[ast.Module | None, SourceProblem | None]:
     try:
         return _quiet_parse(text, str(path)), None
+    except (RecursionError, MemoryError) as error:  # an expression of thousands of terms
+        reason = (f"too deeply nested for Python's own parser ({type(error).__name__}: {error}); "
+                  "Python cannot import this file either")
+        return None, SourceProblem("syntax-error", 1, 0, reason)
     except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes in source
         line = getattr(error, "lineno", None) or 1
         column = max((getattr(error, "offset", None) or 1) - 1, 0)

@@ -44,3 +44,32 @@ def test_mindspores_own_package_checks_without_an_internal_error():
     run = new_engine().check_paths([package], jobs=2)
     assert run.files > 1000
     assert run.internal_errors == []
+
+
+def test_an_expression_of_twenty_thousand_terms_is_a_finding_and_the_other_files_still_count(tmp_path):
+    """Python cannot build the syntax tree (nor import the file): a syntax-error finding for that
+    file, no internal error, and the next file's findings are all there."""
+    terms = " + ".join(["x"] * 20_000)
+    (tmp_path / "deep.py").write_text(
+        f"from mindspore import nn\nclass Net(nn.Cell):\n    def construct(self, x):\n        return {terms}\n")
+    (tmp_path / "other.py").write_text(
+        "import math\nfrom mindspore import nn\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+        "        return math.sqrt(x.sum())\n")
+    run = new_engine().check_paths([tmp_path])
+    assert run.internal_errors == []
+    assert sorted((f.path.name, f.rule.symbol) for f in run.findings) == [
+        ("deep.py", "syntax-error"), ("other.py", "host-call-on-tensor")]
+    deep = next(f for f in run.findings if f.path.name == "deep.py")
+    assert "too deeply nested" in deep.message and "cannot import" in deep.message
+
+
+def test_code_nested_past_the_default_recursion_limit_is_analysed(tmp_path):
+    """A chain of 2,000 terms parses (Python's parser stops near 3,000) but its walk needs more
+    stack than the default limit: it is checked again on a deeper stack, not given up."""
+    terms = " + ".join(["x"] * 2_000)
+    (tmp_path / "m.py").write_text(
+        "import math\nfrom mindspore import nn\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+        f"        return math.sqrt(({terms}).sum())\n")
+    run = new_engine().check_paths([tmp_path])
+    assert run.internal_errors == []
+    assert [f.rule.symbol for f in run.findings] == ["host-call-on-tensor"]
