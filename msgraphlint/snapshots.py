@@ -11,7 +11,11 @@ The static path never imports MindSpore (editors, pre-commit, an isolated venv),
 - ``jit_forbidden``: the registry filled by ``jit_forbidden_register``
   (``mindspore.graph._utils.check_jit_forbidden_api``): forbidden methods and modules;
 - ``cell_attributes``: every attribute an ``nn.Cell`` has of its own: its methods and class
-  attributes, what ``nn.Cell()`` holds, and every ``self.<name> =`` in ``nn/cell.py``.
+  attributes, what ``nn.Cell()`` holds, and every ``self.<name> =`` in ``nn/cell.py``;
+- ``tensor_attributes``: every attribute name a ``Tensor`` or ``Parameter`` can have in a graph:
+  ``dir()`` of both classes and of an instance of each, the keys of the compiler's
+  ``deprecated_tensor_method_map``, and the few names only its C++ method map knows
+  (``GRAPH_ONLY_TENSOR_ATTRIBUTES``). A superset, so "has no attribute" is never a false alarm.
 
 ``python -m msgraphlint.snapshots`` rewrites the files; ``--check`` exits 1 when they differ from
 the installed MindSpore (tests/test_family_names.py runs the same comparison).
@@ -27,9 +31,27 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes")
+NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes", "tensor_attributes")
 # The parser resolves these builtin types itself (RESOLVE_TYPE_TUPLE / RESOLVE_TYPE_LIST).
 PARSER_TYPES = ("list", "tuple")
+# The graph compiler resolves these on a tensor from its C++ method map, which Python cannot
+# read, and no Tensor or Parameter has them; `x.__floor__()` compiles at every syntax level.
+# Found (MindSpore 2.10) by compiling `return x.<name>` on a Tensor for ~288,000 names: every
+# identifier, and every suffix of one, in the strings of _c_expression and libmindspore_{frontend,
+# core,ops,pynative,pyboost}.so. Rerun such a probe after upgrading MindSpore. The map also names
+# __trunc__, eig, adaptive_max_pool2d and crop_and_resize, but their standard_method functions are
+# gone, so the compiler rejects them at every level: they stay out.
+GRAPH_ONLY_TENSOR_ATTRIBUTES = ("__floor__", "__ms_to_array__")
+# What a snapshot's file says about where its names come from, beyond its first line.
+SOURCES = {
+    "tensor_attributes": (
+        "Names: dir() of mindspore.Tensor and mindspore.Parameter and of an instance of each",
+        "(Tensor([1.0]), Parameter(Tensor([1.0]), name=\"w\")); the keys of the graph compiler's",
+        "mindspore.graph._parse.deprecated.deprecated_tensor_method.deprecated_tensor_method_map;",
+        "and the names only the compiler's C++ method map resolves",
+        "(msgraphlint.snapshots.GRAPH_ONLY_TENSOR_ATTRIBUTES). A superset of what a graph accepts.",
+    ),
+}
 
 
 def _mindspore():
@@ -88,9 +110,24 @@ def cell_attributes() -> dict:
     return {"mindspore_version": ms.__version__, "names": sorted(names)}
 
 
+def tensor_attributes() -> dict:
+    """A graph resolves ``x.<name>`` on a tensor from the compiler's method and attribute maps,
+    then from the Python object (``check_jit_forbidden_api.is_invalid_or_jit_forbidden_method``
+    raises "object has no attribute" when ``hasattr`` fails). So every name either side knows."""
+    ms = _mindspore()
+    from mindspore.graph._parse.deprecated import deprecated_tensor_method
+
+    tensor = ms.Tensor([1.0])
+    parameter = ms.Parameter(ms.Tensor([1.0]), name="w")  # an instance mixes Tensor in
+    names = set(dir(ms.Tensor)) | set(dir(ms.Parameter)) | set(dir(tensor)) | set(dir(parameter))
+    names |= set(deprecated_tensor_method.deprecated_tensor_method_map)
+    names |= set(GRAPH_ONLY_TENSOR_ATTRIBUTES)
+    return {"mindspore_version": ms.__version__, "names": sorted(names)}
+
+
 def current(name: str) -> dict:
     return {"graph_builtins": graph_builtins, "jit_forbidden": jit_forbidden,
-            "cell_attributes": cell_attributes}[name]()
+            "cell_attributes": cell_attributes, "tensor_attributes": tensor_attributes}[name]()
 
 
 def to_toml(name: str, table: dict) -> str:
@@ -99,6 +136,7 @@ def to_toml(name: str, table: dict) -> str:
         f"# Snapshot of MindSpore's {name.replace('_', ' ')}, read from the installed package by",
         "# `python -m msgraphlint.snapshots` (do not edit by hand; rerun it after upgrading MindSpore).",
     ]
+    lines.extend(f"# {line}" for line in SOURCES.get(name, ()))
     tables = {key: value for key, value in table.items() if isinstance(value, dict)}
     for key, value in table.items():
         if isinstance(value, dict):
