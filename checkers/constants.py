@@ -13,7 +13,17 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.interpret import evaluation
+from msgraphlint.catalogue import snapshot
+from msgraphlint.interpret import TensorValue, evaluation
+
+# Every attribute a Tensor or Parameter has in graph mode (msgraphlint/data/tensor_attributes.toml).
+TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
+# Host copies: on an input they lose the gradient (asnumpy-in-graph); on a tensor built from
+# constants there is no gradient, and only STRICT and COMPATIBLE refuse the attribute.
+HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
+# The graph's lists, tuples, dicts and strings have methods Python's lack (dict.has_key): on them
+# only a tensor's attribute (`sizes.shape`, `names.dtype`) is sure to be missing.
+CONTAINER_TYPES = frozenset({"list", "tuple", "dict", "str"})
 
 MAX_SHOWN = 60  # characters of the failing expression quoted in a message
 OPERATION_INSTEAD = {
@@ -27,6 +37,8 @@ ATTRIBUTE_INSTEAD = "an attribute that %s has"
 ARITY_INSTEAD = "the arguments the builtin takes"
 JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an explicit if"
 BOOL_INSTEAD = "(x != 0).any() or .all() to say which truth is meant"
+TENSOR_ATTRIBUTE_INSTEAD = "a Tensor method or attribute (msgraphlint explain tensor-attribute-error)"
+HOST_COPY_INSTEAD = "the numpy value itself, built outside construct, or the tensor"
 
 
 class ConstantsFamily(Family):
@@ -34,7 +46,16 @@ class ConstantsFamily(Family):
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
         dead = ctx.model.dead_nodes(ctx.function)
-        for failure in evaluation(ctx.model, ctx.function).failures:
+        found = evaluation(ctx.model, ctx.function)
+        for node, attr in found.tensor_lookups:
+            if id(node) in dead:
+                continue
+            receiver = node.value if isinstance(node, ast.Attribute) else node.args[0]
+            if attr not in TENSOR_ATTRIBUTES:
+                ctx.report("tensor-attribute-error", node, shown(node), attr, TENSOR_ATTRIBUTE_INSTEAD)
+            elif attr in HOST_COPY_METHODS and _constant_tensor(found.value(receiver)):
+                ctx.report("host-copy-of-constant-tensor", node, shown(node), HOST_COPY_INSTEAD)
+        for failure in found.failures:
             if id(failure.node) in dead:
                 continue
             problem = f"{failure.error}: {failure.detail}" if failure.detail else failure.error
@@ -48,9 +69,10 @@ class ConstantsFamily(Family):
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)
             elif failure.kind == "attribute":
-                owner = failure.detail.split("'")[1] if failure.detail.count("'") >= 2 else "the value"
+                if failure.subject in CONTAINER_TYPES and failure.attribute not in TENSOR_ATTRIBUTES:
+                    continue  # the graph gives containers methods of its own (dict.has_key)
                 ctx.report("constant-attribute-error", failure.node, shown(failure.node), problem,
-                           ATTRIBUTE_INSTEAD % f"a {owner}")
+                           ATTRIBUTE_INSTEAD % f"a {failure.subject}")
             else:
                 instead = OPERATION_INSTEAD.get(failure.error, OPERATION_INSTEAD["TypeError"])
                 ctx.report("constant-operation-error", failure.node, shown(failure.node), problem,
@@ -60,3 +82,7 @@ class ConstantsFamily(Family):
 def shown(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+def _constant_tensor(value: object) -> bool:
+    return value.__class__ is TensorValue and value.constant

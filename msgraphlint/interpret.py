@@ -83,6 +83,8 @@ class Failure:
     kind: str  # "operation" | "attribute" | "arity"
     error: str  # the exception Python (and the compiler) raises
     detail: str  # its message
+    subject: str = ""  # for attributes: the type of the value and the attribute read
+    attribute: str = ""
 
 
 # Bounds: no value grows past these (a 20,000-term expression, "a" * 10**9, 2 ** 10**9).
@@ -575,12 +577,14 @@ class Interpreter:
 
     # ----- operations ---------------------------------------------------------------------
 
-    def fail(self, node: ast.AST, kind: str, error: BaseException) -> None:
+    def fail(self, node: ast.AST, kind: str, error: BaseException, subject: str = "",
+             attribute: str = "") -> None:
         if id(node) in self._failed:
             return
         self._failed.add(id(node))
         detail = str(error).splitlines()[0] if str(error) else ""
-        self.result.failures.append(Failure(node, kind, type(error).__name__, detail))
+        self.result.failures.append(
+            Failure(node, kind, type(error).__name__, detail, subject, attribute))
 
     def apply(self, node: ast.AST, function, *values: object) -> object:
         try:
@@ -662,14 +666,16 @@ class Interpreter:
             self.result.tensor_lookups.append((node, attr))
         elif is_known(receiver) and isinstance(receiver.value, CONSTANT_TYPES):
             if not hasattr(receiver.value, attr):
+                kind = type(receiver.value).__name__
                 self.fail(node, "attribute", AttributeError(
-                    f"'{type(receiver.value).__name__}' object has no attribute '{attr}'"))
+                    f"'{kind}' object has no attribute '{attr}'"), kind, attr)
         return UNKNOWN
 
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         func = node.func
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env, depth + 1)
+            self.attribute(func, receiver, func.attr)
             args = [self.expr(a, env, depth + 1) for a in node.args]
             for keyword in node.keywords:
                 self.expr(keyword.value, env, depth + 1)

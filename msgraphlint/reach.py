@@ -461,7 +461,10 @@ class ReachModel:
             for param, argument in bound.items():
                 passed.setdefault(param, []).append(argument)
         arguments: dict[str, ast.expr] = {}
+        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
         for param, expressions in passed.items():
+            if param in collectors:
+                continue  # *args / **kwargs gather several arguments into one tuple or dict
             if len(expressions) == len(calls) and len({ast.dump(e) for e in expressions}) == 1:
                 arguments[param] = expressions[0]
         args = target.node.args

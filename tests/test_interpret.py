@@ -108,3 +108,23 @@ def test_tensor_truth_and_joins_follow_the_construction(tmp_path):
 def test_an_expression_too_deep_to_follow_is_bounded(tmp_path):
     terms = " + ".join(["1"] * 600)
     assert flagged(tmp_path, f"a = {terms} + 'a'\nreturn x") == []
+
+
+def test_star_parameters_gather_the_callers_arguments(tmp_path):
+    """**kwargs is a dict of every keyword, *args a tuple: neither takes one argument's value."""
+    source = HEADER + textwrap.dedent("""
+        def run():
+            @jit
+            def step(*args, **kwargs):
+                return args[0].bit_length(), kwargs.items()
+            step(1, a=2)
+    """).replace("from mindspore import Tensor, nn", "from mindspore import Tensor, nn, jit")
+    assert [f.rule.symbol for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES] == []
+
+
+def test_the_graphs_own_container_methods_are_not_called_missing(tmp_path):
+    """MindSpore's dict has has_key, which Python 3's lacks; a tensor attribute on a tuple is
+    missing everywhere."""
+    assert flagged(tmp_path, "d = {'a': 1}\nreturn x, d.has_key('a')") == []
+    assert flagged(tmp_path, "t = (2, 3)\nreturn x, t.dtype") == [
+        ("constant-attribute-error", "return x, t.dtype")]

@@ -1,0 +1,294 @@
+"""A snapshot of MindSpore's public API (names, kinds, call signatures), kept as data.
+
+The static path never imports MindSpore, so what a call such as ``ops.pad(x, paddings=...)``,
+``ops.ResizeBilinear(...)`` or ``nn.Dense(3, 4, has_bias=True)`` can bind to is read here, once,
+from an installed MindSpore by :func:`take` and written to ``msgraphlint/data/mindspore_api.json``:
+
+- one top-level key per module (``mindspore``, ``mindspore.ops``, ``mindspore.nn``,
+  ``mindspore.mint``, ``mindspore.mint.nn``, ``mindspore.mint.nn.functional``,
+  ``mindspore.ops.functional``, ``mindspore.numpy`` and ``mindspore.communication`` when
+  present), plus ``mindspore.Tensor`` for the Tensor class's public attributes;
+- under each, every public name (``dir()`` without a leading ``_``, every name of ``__all__``
+  that resolves, and every public submodule, imported or not) mapped to ``{"kind": ..., "params": [...]}``:
+  ``kind`` is ``function`` (a routine or any other callable object, e.g. a Primitive instance),
+  ``class``, ``module`` or ``other``; ``params`` (functions and classes only, and only when the
+  signature is known) lists ``[name, kind, has_default]``, the kind one of ``positional_only``,
+  ``positional_or_keyword``, ``var_positional``, ``keyword_only``, ``var_keyword``. A class's
+  params are its ``__init__``'s without ``self``; a Tensor method's are without ``self``.
+  No ``params`` means unknown: accept any call (C++ builtins, generated overloads taking only
+  ``*args, **kwargs``, decorators that hide the signature);
+- ``mindspore_version``;
+- ``unresolved_all``: per module, the names its ``__all__`` lists that are not attributes of it
+  (MindSpore 2.10's ``mindspore.mint.__all__`` lists all of ``mint.nn``'s classes, and
+  ``mindspore.__all__`` the characters of the version string): ``from <module> import <name>``
+  fails for them, so they are not in the module's table.
+
+``python -m msgraphlint.api_snapshot`` rewrites the file; ``--check`` exits 1 when it differs
+from the installed MindSpore. :func:`load` reads it without importing MindSpore.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import inspect
+import json
+import pkgutil
+import sys
+from importlib import resources
+from pathlib import Path
+
+FILE_NAME = "mindspore_api.json"
+DATA = Path(__file__).resolve().parent / "data"
+VERSION_KEY = "mindspore_version"
+UNRESOLVED_KEY = "unresolved_all"
+TENSOR_KEY = "mindspore.Tensor"
+# Imported in this order; the last two only when the installed MindSpore has them.
+MODULES = (
+    "mindspore",
+    "mindspore.ops",
+    "mindspore.nn",
+    "mindspore.mint",
+    "mindspore.mint.nn",
+    "mindspore.mint.nn.functional",
+    "mindspore.ops.functional",
+    "mindspore.numpy",
+    "mindspore.communication",
+)
+OPTIONAL_MODULES = ("mindspore.numpy", "mindspore.communication")
+PARAMETER_KINDS = {
+    inspect.Parameter.POSITIONAL_ONLY: "positional_only",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD: "positional_or_keyword",
+    inspect.Parameter.VAR_POSITIONAL: "var_positional",
+    inspect.Parameter.KEYWORD_ONLY: "keyword_only",
+    inspect.Parameter.VAR_KEYWORD: "var_keyword",
+}
+_VARIADIC = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
+# Decorators MindSpore 2.10 applies without functools.wraps, so inspect.signature sees only the
+# wrapper's (*args, **kwargs). Each passes its arguments through to the closure variable named
+# here unchanged (opt_init_args_register even binds them to that function's signature first), so
+# that function's signature is the one a call must bind to.
+PASS_THROUGH_DECORATORS = {
+    "opt_init_args_register.<locals>.deco": "fn",  # nn.Adam, nn.SGD, ... __init__
+    "jit_view_unsupported.<locals>.mint_view": "fn",  # mint.flatten, mint.reshape, ...
+}
+
+
+# --- the static path: no MindSpore -------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def load() -> dict:
+    """The stored snapshot (``data/mindspore_api.json``), read once; never imports MindSpore."""
+    text = resources.files(__package__).joinpath("data", FILE_NAME).read_text("utf-8")
+    return json.loads(text)
+
+
+def module_keys(snapshot: dict) -> list[str]:
+    """The module (and ``mindspore.Tensor``) tables of a snapshot: every key but the metadata."""
+    return [key for key in snapshot if key not in (VERSION_KEY, UNRESOLVED_KEY)]
+
+
+# --- taking a snapshot from an installed MindSpore ----------------------------------------------
+
+
+def _unwrap(function):
+    """Follow ``__wrapped__`` and the known pass-through decorators to the function called."""
+    for _ in range(16):
+        function = inspect.unwrap(function)
+        variable = PASS_THROUGH_DECORATORS.get(getattr(function, "__qualname__", None))
+        code = getattr(function, "__code__", None)
+        if variable is None or code is None or variable not in code.co_freevars:
+            return function
+        function = function.__closure__[code.co_freevars.index(variable)].cell_contents
+    return function
+
+
+def _params(function, *, drop_first: bool) -> list | None:
+    """``[name, kind, has_default]`` per parameter, or None when the signature is unknown."""
+    try:
+        target = _unwrap(function)
+        signature = inspect.signature(target)
+    except Exception:  # noqa: BLE001 - builtins, C++ methods, odd callables: unknown
+        return None
+    parameters = list(signature.parameters.values())
+    # Unless self is folded into *args (a (*args, **kwargs) wrapper): then there is nothing to drop.
+    if drop_first and parameters and parameters[0].kind not in _VARIADIC:
+        parameters = parameters[1:]
+    if parameters and all(parameter.kind in _VARIADIC for parameter in parameters):
+        return None  # only *args / **kwargs: no names to check
+    return [
+        [parameter.name, PARAMETER_KINDS[parameter.kind], parameter.default is not inspect.Parameter.empty]
+        for parameter in parameters
+    ]
+
+
+def _entry(value) -> dict:
+    if inspect.ismodule(value):
+        return {"kind": "module"}
+    if inspect.isclass(value):
+        entry = {"kind": "class"}
+        params = _params(value.__init__, drop_first=True)
+    elif inspect.ismethod(value):  # bound: unwrapping its function would bring self back
+        entry = {"kind": "function"}
+        params = _params(value.__func__, drop_first=True)
+    elif callable(value):
+        entry = {"kind": "function"}
+        # A callable object (e.g. a Primitive instance): inspect.signature leaves self out.
+        params = _params(value, drop_first=False)
+    else:
+        return {"kind": "other"}
+    if params is not None:
+        entry["params"] = params
+    return entry
+
+
+def _module_table(module) -> tuple[dict, list[str]]:
+    exported = getattr(module, "__all__", None) or ()
+    names = {name for name in dir(module) if not name.startswith("_")} | {str(n) for n in exported}
+    table: dict[str, dict] = {}
+    unresolved: list[str] = []
+    for name in sorted(names):
+        try:
+            value = getattr(module, name)
+        except AttributeError:
+            unresolved.append(name)
+            continue
+        except Exception:  # noqa: BLE001 - a property-like module attribute that raises
+            table[name] = {"kind": "other"}
+            continue
+        table[name] = _entry(value)
+    # A public submodule not imported yet is no attribute until something imports it (importing
+    # mindspore.scipy adds `scipy` to dir(mindspore)): list every one, so the snapshot does not
+    # depend on what the process imported before, and `import mindspore.scipy` is no false alarm.
+    for info in pkgutil.iter_modules(getattr(module, "__path__", None) or []):
+        if not info.name.startswith("_"):
+            table.setdefault(info.name, {"kind": "module"})
+    return table, unresolved
+
+
+def _tensor_table(tensor) -> dict:
+    table: dict[str, dict] = {}
+    for name in sorted(name for name in dir(tensor) if not name.startswith("_")):
+        raw = inspect.getattr_static(tensor, name)
+        if isinstance(raw, staticmethod):
+            function, drop_first = raw.__func__, False
+        elif isinstance(raw, classmethod):
+            function, drop_first = raw.__func__, True  # drop cls
+        elif inspect.isfunction(raw) or (inspect.ismethoddescriptor(raw) and callable(raw)):
+            function, drop_first = raw, True  # drop self
+        elif inspect.isclass(raw):
+            table[name] = _entry(raw)
+            continue
+        else:  # properties, getset descriptors, plain class attributes
+            table[name] = {"kind": "other"}
+            continue
+        entry = {"kind": "function"}
+        params = _params(function, drop_first=drop_first)
+        if params is not None:
+            entry["params"] = params
+        table[name] = entry
+    return table
+
+
+def take() -> dict:
+    """Read the public API from the installed MindSpore (imported here, never on the static path)."""
+    import mindspore  # noqa: F401 - only here
+
+    snapshot: dict = {VERSION_KEY: mindspore.__version__, UNRESOLVED_KEY: {}}
+    modules = {}
+    for name in MODULES:
+        try:
+            modules[name] = importlib.import_module(name)
+        except ImportError:
+            if name not in OPTIONAL_MODULES:
+                raise
+    for name, module in modules.items():
+        table, unresolved = _module_table(module)
+        snapshot[name] = table
+        if unresolved:
+            snapshot[UNRESOLVED_KEY][name] = unresolved
+    snapshot[TENSOR_KEY] = _tensor_table(mindspore.Tensor)
+    return snapshot
+
+
+def to_json(snapshot: dict) -> str:
+    """Sorted keys, compact, one line per name: small, and a MindSpore upgrade diffs readably."""
+
+    def dump(value) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    lines = ["{"]
+    keys = sorted(snapshot)
+    for index, key in enumerate(keys):
+        comma = "," if index < len(keys) - 1 else ""
+        value = snapshot[key]
+        if isinstance(value, dict) and value:
+            lines.append(f"{dump(key)}:{{")
+            inner = sorted(value)
+            lines.extend(
+                f"{dump(name)}:{dump(value[name])}{',' if i < len(inner) - 1 else ''}"
+                for i, name in enumerate(inner)
+            )
+            lines.append("}" + comma)
+        else:
+            lines.append(f"{dump(key)}:{dump(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def differences(stored: dict, current: dict, *, limit: int = 5) -> list[str]:
+    """A short summary of how two snapshots differ, one line per module; empty when equal."""
+    lines = []
+    if stored.get(VERSION_KEY) != current.get(VERSION_KEY):
+        lines.append(f"{VERSION_KEY}: {stored.get(VERSION_KEY)} -> {current.get(VERSION_KEY)}")
+    if stored.get(UNRESOLVED_KEY) != current.get(UNRESOLVED_KEY):
+        lines.append(f"{UNRESOLVED_KEY}: differs")
+
+    def sample(names) -> str:
+        names = sorted(names)
+        more = f", ... ({len(names)} in all)" if len(names) > limit else ""
+        return ", ".join(names[:limit]) + more
+
+    for key in sorted(set(module_keys(stored)) | set(module_keys(current))):
+        old, new = stored.get(key), current.get(key)
+        if old is None or new is None:
+            lines.append(f"{key}: only in the {'installed MindSpore' if old is None else 'stored file'}")
+            continue
+        added, removed = set(new) - set(old), set(old) - set(new)
+        changed = {name for name in set(old) & set(new) if old[name] != new[name]}
+        parts = [f"+{len(added)} ({sample(added)})" if added else "",
+                 f"-{len(removed)} ({sample(removed)})" if removed else "",
+                 f"~{len(changed)} ({sample(changed)})" if changed else ""]
+        if any(parts):
+            lines.append(f"{key}: " + " ".join(part for part in parts if part))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m msgraphlint.api_snapshot", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
+    options = parser.parse_args(argv)
+    path = DATA / FILE_NAME
+    current = take()
+    if options.check:
+        stored = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        lines = differences(stored, current)
+        if lines:
+            print(f"{path.name} is out of date with the installed MindSpore "
+                  "(rerun `python -m msgraphlint.api_snapshot`):", file=sys.stderr)
+            for line in lines:
+                print(f"  {line}", file=sys.stderr)
+            return 1
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(to_json(current), "utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
