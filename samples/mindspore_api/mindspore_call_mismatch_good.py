@@ -1,0 +1,9 @@
+"""mindspore-call-mismatch, fixed: the keyword of MindSpore 2.10's signature. Per level:
+msgraphlint explain mindspore-call-mismatch."""
+
+from mindspore import nn, ops
+
+
+class Padded(nn.Cell):
+    def construct(self, x):
+        return ops.pad(x, padding=(1, 1))
