@@ -21,9 +21,11 @@ TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
 # Host copies: on an input they lose the gradient (asnumpy-in-graph); on a tensor built from
 # constants there is no gradient, and only STRICT and COMPATIBLE refuse the attribute.
 HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
-# The graph's lists, tuples, dicts and strings have methods Python's lack (dict.has_key): on them
-# only a tensor's attribute (`sizes.shape`, `names.dtype`) is sure to be missing.
+# The graph's lists, tuples, dicts and strings have the methods of Python's and, in 2.10, one more
+# (the compiler's method table maps list_append ... list_extend and dict_get, dict_haskey as
+# has_key, dict_clear, dict_update, dict_fromkeys); dunder names are the compiler's business.
 CONTAINER_TYPES = frozenset({"list", "tuple", "dict", "str"})
+GRAPH_CONTAINER_METHODS = frozenset({"has_key"})
 
 MAX_SHOWN = 60  # characters of the failing expression quoted in a message
 OPERATION_INSTEAD = {
@@ -69,8 +71,9 @@ class ConstantsFamily(Family):
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)
             elif failure.kind == "attribute":
-                if failure.subject in CONTAINER_TYPES and failure.attribute not in TENSOR_ATTRIBUTES:
-                    continue  # the graph gives containers methods of its own (dict.has_key)
+                if failure.subject in CONTAINER_TYPES and (
+                        failure.attribute in GRAPH_CONTAINER_METHODS or failure.attribute.startswith("__")):
+                    continue  # a method the graph gives containers of its own
                 ctx.report("constant-attribute-error", failure.node, shown(failure.node), problem,
                            ATTRIBUTE_INSTEAD % f"a {failure.subject}")
             else:

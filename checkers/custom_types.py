@@ -49,6 +49,7 @@ class CustomTypesFamily(Family):
         if self._check_instantiation(node, ctx):
             return
         self._check_held_object_call(node, ctx)
+        self._check_item_change(node, ctx)
 
     def _check_instantiation(self, node: ast.Call, ctx: FunctionContext) -> bool:
         qualified = ctx.qualify(node.func)
@@ -98,12 +99,26 @@ class CustomTypesFamily(Family):
 
     def _check_attribute_target(self, target: ast.expr, ctx: FunctionContext) -> None:
         for element in flatten_targets(target):
+            if isinstance(element, ast.Subscript):
+                element = _self_attribute_under(element)  # self.cache[k] = v changes self.cache
+                if element is None:
+                    continue
             if (
                 isinstance(element, ast.Attribute)
                 and ctx.is_self(element.value)
                 and self._is_cell_state(element.attr, ctx)
             ):
                 ctx.report("non-parameter-attribute-assign", element, element.attr, ASSIGN_INSTEAD)
+
+    # self.items[0].append(v): changes the attribute in place, as an item assignment does
+    def _check_item_change(self, node: ast.Call, ctx: FunctionContext) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in LIST_CHANGING_METHODS
+                and isinstance(func.value, ast.Subscript)):
+            return
+        element = _self_attribute_under(func.value)
+        if element is not None and ctx.is_self(element.value) and self._is_cell_state(element.attr, ctx):
+            ctx.report("non-parameter-attribute-assign", element, element.attr, ASSIGN_INSTEAD)
 
     def _is_cell_state(self, attr: str, ctx: FunctionContext) -> bool:
         """A Cell attribute that is certainly not a Parameter."""
@@ -170,3 +185,14 @@ def _is_certainly_not_parameter(value: ast.expr, module: ModuleInfo) -> bool:
                 NON_PARAMETER_CALL_PREFIXES
             )
     return False
+
+
+# In-place changes of a list held in an item of a Cell attribute (seen failing at STRICT, 2.10).
+LIST_CHANGING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "reverse", "clear"})
+
+
+def _self_attribute_under(node: ast.expr) -> ast.Attribute | None:
+    """``self.attr`` at the base of ``self.attr[i][j]``; None for any other base."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else None

@@ -673,6 +673,12 @@ class Interpreter:
 
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         func = node.func
+        qualified = self.module.imports.qualify(func) if isinstance(func, ast.Attribute) else None
+        if qualified in TENSOR_CLASSES or qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
+            args = [self.expr(a, env, depth + 1) for a in node.args]
+            for keyword in node.keywords:
+                self.expr(keyword.value, env, depth + 1)
+            return self.tensor(node, args) if qualified in TENSOR_CLASSES else self.array(node, qualified, args)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env, depth + 1)
             self.attribute(func, receiver, func.attr)

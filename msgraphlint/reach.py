@@ -1178,9 +1178,12 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
     if any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
            for node in uses):
         return None  # the name rebound
+    inside = range(definition.lineno, (definition.end_lineno or definition.lineno) + 1)
     for node in uses:
         if node.id != name or not isinstance(node.ctx, ast.Load):
             continue
+        if node.lineno in inside:
+            continue  # super(Net, self) in its own body
         call = parents.get(id(node))
         if not (isinstance(call, ast.Call) and call.func is node):
             return None

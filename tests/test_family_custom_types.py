@@ -199,3 +199,29 @@ def test_nothing_outside_compiled_code(tmp_path):
                 return x
     """)
     assert got == set()
+
+
+def test_an_item_of_a_non_parameter_attribute_changed_in_construct_is_state_too(tmp_path):
+    """self.cache[k] = v and self.rows[0].append(v) change Cell state that is not a Parameter:
+    STRICT refuses them like self.cache = v ("should be initialized as a 'Parameter'")."""
+    from .engine_helpers import findings_on_lines
+
+    header = "from mindspore import nn\n"
+    body = """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cache = {"a": 1}
+        self.rows = [[1], [2]]
+        self.names = ["a"]
+
+    def construct(self, x):
+        self.cache["b"] = 2
+        self.rows[0].append(3)
+        first = self.names[0]
+        return x
+"""
+    assert findings_on_lines(tmp_path, header, body, {"non-parameter-attribute-assign"}) == {
+        ("non-parameter-attribute-assign", 'self.cache["b"] = 2'),
+        ("non-parameter-attribute-assign", "self.rows[0].append(3)"),
+    }

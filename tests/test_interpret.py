@@ -128,3 +128,5 @@ def test_the_graphs_own_container_methods_are_not_called_missing(tmp_path):
     assert flagged(tmp_path, "d = {'a': 1}\nreturn x, d.has_key('a')") == []
     assert flagged(tmp_path, "t = (2, 3)\nreturn x, t.dtype") == [
         ("constant-attribute-error", "return x, t.dtype")]
+    assert flagged(tmp_path, "items = [1, 2]\nreturn x, getattr(items, 'abs2')") == [
+        ("constant-attribute-error", "return x, getattr(items, 'abs2')")]
