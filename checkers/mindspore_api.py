@@ -49,6 +49,11 @@ class MindsporeApiFamily(Family):
     def visit_Attribute(self, node: ast.Attribute, ctx: FunctionContext) -> None:
         if not isinstance(node.ctx, ast.Load):
             return
+        base = node.value
+        while base.__class__ is ast.Attribute:
+            base = base.value
+        if base.__class__ is not ast.Name or not ctx.module.imports.names.get(base.id, "").startswith("mindspore"):
+            return  # self.x, tensor methods, other libraries: most attributes, and no MindSpore name
         qualified = ctx.qualify(node)
         if qualified is None or not qualified.startswith("mindspore."):
             return

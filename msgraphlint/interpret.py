@@ -175,7 +175,13 @@ def small(value: object, depth: int = 0) -> bool:
     return False
 
 
+SCALARS = (bool, float, type(None))
+
+
 def known(value: object) -> object:
+    cls = value.__class__
+    if cls in SCALARS or (cls is int and value.bit_length() <= MAX_INT_BITS):
+        return Known(value)
     return Known(value) if small(value) else UNKNOWN
 
 
@@ -235,11 +241,12 @@ class Interpreter:
         self.compiled = compiled
         self.module: ModuleInfo = compiled.module
         self.result = Evaluation()
-        self.locals = self.module.derived("assigned names", compiled.node, _assigned_names)
+        self._locals: frozenset[str] | None = None
         self.scope = self.module.scope_of(compiled.node)
         self._failed: set[int] = set()
         self._free: dict[str, object] = {}
         self._self_attributes: dict[str, object] = {}
+        self._self_name: str | None = None
 
     # ----- statements ---------------------------------------------------------------------
 
@@ -386,82 +393,101 @@ class Interpreter:
     # ----- expressions --------------------------------------------------------------------
 
     def expr(self, node: ast.expr, env: dict[str, object], depth: int = 0) -> object:
-        if depth > MAX_DEPTH:
-            return UNKNOWN
-        value = self._expr(node, env, depth)
+        cls = node.__class__
+        if cls is ast.Name:  # most expressions: no handler call
+            value = env[node.id] if node.id in env else self.name(node.id, env)
+        elif cls is ast.Constant:
+            value = known(node.value)
+        else:
+            handler = EXPRESSION_HANDLERS.get(cls)
+            # lambdas and comprehensions have scopes of their own: unknown
+            if handler is None or depth > MAX_DEPTH:
+                return UNKNOWN
+            value = handler(self, node, env, depth)
         if value is not UNKNOWN:
             self.result.values[id(node)] = value
         return value
 
-    def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
-        match node:
-            case ast.Constant(value=value):
-                return known(value)
-            case ast.Name(id=name):
-                return self.name(name, env)
-            case ast.Tuple(elts=elements) | ast.List(elts=elements):
-                values = [self.expr(e, env, depth + 1) for e in elements]
-                if all(is_known(v) for v in values):
-                    items = [v.value for v in values]
-                    return known(tuple(items) if isinstance(node, ast.Tuple) else items)
-                return UNKNOWN
-            case ast.Dict(keys=keys, values=items):
-                pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
-                          self.expr(v, env, depth + 1)) for k, v in zip(keys, items)]
-                if all(is_known(k) and is_known(v) for k, v in pairs):
-                    try:
-                        return known({k.value: v.value for k, v in pairs})
-                    except TypeError:
-                        return UNKNOWN  # an unhashable key: Python's own error, not folded here
-                return UNKNOWN
-            case ast.BinOp(left=left, op=op, right=right):
-                return self.binary(node, type(op), self.expr(left, env, depth + 1),
-                                   self.expr(right, env, depth + 1))
-            case ast.UnaryOp(op=op, operand=operand):
-                value = self.expr(operand, env, depth + 1)
-                return self.apply(node, UNARY[type(op)], value) if is_known(value) else UNKNOWN
-            case ast.BoolOp(values=values):
-                results = [self.expr(item, env, depth + 1) for item in values]
-                self.tensor_bool_operator(node, results)
-                return UNKNOWN
-            case ast.Compare(left=left, ops=ops, comparators=comparators):
-                return self.compare(node, left, ops, comparators, env, depth)
-            case ast.IfExp(test=test, body=body, orelse=orelse):
-                truth = self.truth(test, env)
-                if truth is not None:
-                    return self.expr(body if truth else orelse, env, depth + 1)
-                self.expr(body, env, depth + 1)
-                self.expr(orelse, env, depth + 1)
-                return UNKNOWN
-            case ast.Subscript(value=value, slice=index):
-                return self.subscript(node, self.expr(value, env, depth + 1),
-                                      self.expr(index, env, depth + 1))
-            case ast.Slice(lower=lower, upper=upper, step=step):
-                parts = [self.expr(p, env, depth + 1) if p is not None else Known(None)
-                         for p in (lower, upper, step)]
-                return Known(slice(*(p.value for p in parts))) if all(is_known(p) for p in parts) else UNKNOWN
-            case ast.Attribute(value=value, attr=attr):
-                if self.is_self(value):
-                    return self.self_attribute(attr)
-                receiver = self.expr(value, env, depth + 1)
-                return self.attribute(node, receiver, attr)
-            case ast.Call():
-                return self.call(node, env, depth)
-            case ast.NamedExpr(target=target, value=value):
-                result = self.expr(value, env, depth + 1)
-                env[target.id] = result
-                return result
-            case ast.Starred(value=value):
-                self.expr(value, env, depth + 1)
-                return UNKNOWN
-            case ast.JoinedStr(values=values):
-                for item in values:
-                    self.expr(item, env, depth + 1)
-                return UNKNOWN
-            case ast.FormattedValue(value=value):
-                self.expr(value, env, depth + 1)
-                return UNKNOWN
-        return UNKNOWN  # lambdas and comprehensions have scopes of their own
+    def _constant(self, node: ast.Constant, env, depth) -> object:
+        return known(node.value)
+
+    def _name(self, node: ast.Name, env, depth) -> object:
+        return self.name(node.id, env)
+
+    def _sequence(self, node: ast.Tuple | ast.List, env, depth) -> object:
+        values = [self.expr(e, env, depth + 1) for e in node.elts]
+        if all(is_known(v) for v in values):
+            items = [v.value for v in values]
+            return known(tuple(items) if node.__class__ is ast.Tuple else items)
+        return UNKNOWN
+
+    def _dict(self, node: ast.Dict, env, depth) -> object:
+        pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
+                  self.expr(v, env, depth + 1)) for k, v in zip(node.keys, node.values)]
+        if all(is_known(k) and is_known(v) for k, v in pairs):
+            try:
+                return known({k.value: v.value for k, v in pairs})
+            except TypeError:
+                return UNKNOWN  # an unhashable key: Python's own error, not folded here
+        return UNKNOWN
+
+    def _binop(self, node: ast.BinOp, env, depth) -> object:
+        return self.binary(node, type(node.op), self.expr(node.left, env, depth + 1),
+                           self.expr(node.right, env, depth + 1))
+
+    def _unaryop(self, node: ast.UnaryOp, env, depth) -> object:
+        value = self.expr(node.operand, env, depth + 1)
+        return self.apply(node, UNARY[type(node.op)], value) if is_known(value) else UNKNOWN
+
+    def _boolop(self, node: ast.BoolOp, env, depth) -> object:
+        results = [self.expr(item, env, depth + 1) for item in node.values]
+        self.tensor_bool_operator(node, results)
+        return UNKNOWN
+
+    def _compare(self, node: ast.Compare, env, depth) -> object:
+        return self.compare(node, node.left, node.ops, node.comparators, env, depth)
+
+    def _ifexp(self, node: ast.IfExp, env, depth) -> object:
+        truth = self.truth(node.test, env)
+        if truth is not None:
+            return self.expr(node.body if truth else node.orelse, env, depth + 1)
+        self.expr(node.body, env, depth + 1)
+        self.expr(node.orelse, env, depth + 1)
+        return UNKNOWN
+
+    def _subscript(self, node: ast.Subscript, env, depth) -> object:
+        return self.subscript(node, self.expr(node.value, env, depth + 1),
+                              self.expr(node.slice, env, depth + 1))
+
+    def _slice(self, node: ast.Slice, env, depth) -> object:
+        parts = [self.expr(p, env, depth + 1) if p is not None else Known(None)
+                 for p in (node.lower, node.upper, node.step)]
+        return Known(slice(*(p.value for p in parts))) if all(is_known(p) for p in parts) else UNKNOWN
+
+    def _attribute(self, node: ast.Attribute, env, depth) -> object:
+        if self.is_self(node.value):
+            return self.self_attribute(node.attr)
+        return self.attribute(node, self.expr(node.value, env, depth + 1), node.attr)
+
+    def _call(self, node: ast.Call, env, depth) -> object:
+        return self.call(node, env, depth)
+
+    def _namedexpr(self, node: ast.NamedExpr, env, depth) -> object:
+        result = self.expr(node.value, env, depth + 1)
+        env[node.target.id] = result
+        return result
+
+    def _inner_values(self, node: ast.AST, env, depth) -> object:
+        """Starred, f-strings: their parts are evaluated (for failures), the whole is unknown."""
+        for item in (node.values if node.__class__ is ast.JoinedStr else [node.value]):
+            self.expr(item, env, depth + 1)
+        return UNKNOWN
+
+    @property
+    def locals(self) -> frozenset[str]:
+        if self._locals is None:  # the value model has them already, for the other families
+            self._locals = frozenset(self.model.values(self.compiled).local_names)
+        return self._locals
 
     def name(self, name: str, env: dict[str, object]) -> object:
         if name in env:
@@ -477,7 +503,7 @@ class Interpreter:
         for enclosing in reversed(self.scope):
             if isinstance(enclosing, ast.ClassDef):
                 continue
-            if name in self.module.derived("assigned names", enclosing, _assigned_names):
+            if name in assigned_names(self.module, enclosing):
                 value = _single_assignment_in(self.module, enclosing, name)
                 return self.constant(value, 0) if value is not None else UNKNOWN
             if name in {arg for arg in bound_names(enclosing.args)}:
@@ -496,8 +522,11 @@ class Interpreter:
         return UNKNOWN
 
     def is_self(self, node: ast.expr) -> bool:
-        return (isinstance(node, ast.Name) and self.compiled.owner is not None
-                and self.model.values(self.compiled).is_self(node))
+        if node.__class__ is not ast.Name or self.compiled.owner is None:
+            return False
+        if self._self_name is None:
+            self._self_name = self.model.values(self.compiled).self_name or ""
+        return node.id == self._self_name
 
     def self_attribute(self, attr: str) -> object:
         """``self.attr`` set once, in ``__init__``, to a constant and never elsewhere (nor by
@@ -509,8 +538,7 @@ class Interpreter:
                     for cls in self.model.self_classes(self.compiled)
                     for method, pairs in cls.method_self_assignments.items()
                     for name, value in pairs if name == attr]
-        if (len(assigned) == 1 and assigned[0][1] == "__init__"
-                and attr not in self.module_externally_set()):
+        if len(assigned) == 1 and assigned[0][1] == "__init__":
             cls, _, value = assigned[0]
             found = self.constant(value, 0) if not _is_slice_call(value, cls.module) else \
                 self.slice_constant(value)
@@ -518,6 +546,8 @@ class Interpreter:
                 # a list or dict may be changed in place (self.d["k"] = v); None is the usual
                 # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
                 found = UNKNOWN
+            if found is not UNKNOWN and attr in self.module_externally_set():
+                found = UNKNOWN  # `net.scale = 2` somewhere in the project
         self._self_attributes[attr] = found
         return found
 
@@ -838,6 +868,16 @@ class Interpreter:
 
 
 TENSOR_CLASS = Builtin("mindspore.Tensor")
+EXPRESSION_HANDLERS = {
+    ast.Name: Interpreter._name, ast.Attribute: Interpreter._attribute, ast.Call: Interpreter._call,
+    ast.Constant: Interpreter._constant, ast.BinOp: Interpreter._binop,
+    ast.Subscript: Interpreter._subscript, ast.Tuple: Interpreter._sequence,
+    ast.List: Interpreter._sequence, ast.Compare: Interpreter._compare,
+    ast.UnaryOp: Interpreter._unaryop, ast.BoolOp: Interpreter._boolop, ast.Dict: Interpreter._dict,
+    ast.IfExp: Interpreter._ifexp, ast.Slice: Interpreter._slice,
+    ast.NamedExpr: Interpreter._namedexpr, ast.Starred: Interpreter._inner_values,
+    ast.JoinedStr: Interpreter._inner_values, ast.FormattedValue: Interpreter._inner_values,
+}
 
 
 def _immutable(value: object) -> bool:
@@ -865,17 +905,25 @@ def _safe_equal(a: object, b: object) -> bool:
         return False
 
 
-def _assigned_names(function: ast.AST) -> frozenset[str]:
-    """Every name a function binds in its own scope (parameters included)."""
-    names: set[str] = set(bound_names(function.args)) if hasattr(function, "args") else set()
-    pending = list(getattr(function, "body", []))
-    while pending:
-        node = pending.pop()
-        names.update(bound_names(node))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        pending.extend(ast.iter_child_nodes(node))
-    return frozenset(names)
+def assigned_names(module: ModuleInfo, function: ast.AST) -> frozenset[str]:
+    """Every name a function binds (parameters included), read from the body walk the families
+    share. Names its nested functions bind count too: more locals only means more unknowns."""
+    def collect(node: ast.AST) -> frozenset[str]:
+        names: set[str] = set(bound_names(node.args)) if hasattr(node, "args") else set()
+        for child in module.body_nodes(node):
+            if child.__class__ is ast.Name:
+                if child.ctx.__class__ is not ast.Load:
+                    names.add(child.id)
+            elif isinstance(child, BINDING_NODES):
+                names.update(bound_names(child))
+        return frozenset(names)
+
+    return module.derived("assigned names", function, collect)
+
+
+BINDING_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom,
+                 ast.ExceptHandler, ast.Global, ast.Nonlocal, ast.arguments, ast.MatchAs,
+                 ast.MatchStar, ast.MatchMapping)
 
 
 def _single_assignment_in(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:

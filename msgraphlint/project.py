@@ -424,8 +424,19 @@ class ModuleInfo:
 
     def scope_of(self, definition: ast.AST) -> tuple[ast.AST, ...]:
         """The definitions ``definition`` sits in, outermost first (() at module level)."""
+        known = self.top_level_scopes.get(id(definition))
+        if known is not None:
+            return known  # module functions and methods of module classes: no statement walk
         entry = self.definition_scopes.get(id(definition))
         return entry[1] if entry else ()
+
+    @cached_property
+    def top_level_scopes(self) -> dict[int, tuple[ast.AST, ...]]:
+        scopes: dict[int, tuple[ast.AST, ...]] = {id(f): () for f in self.functions.values()}
+        for cls in self.classes.values():
+            if cls.node in self.tree.body:
+                scopes.update((id(method), (cls.node,)) for method in cls.methods.values())
+        return scopes
 
     def local_definitions(self, scope: ast.AST) -> dict[str, ast.AST]:
         """name -> the def or class statement a function body binds it to (last one wins), not

@@ -495,13 +495,13 @@ class ReachModel:
             if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return None
         else:
+            driver = _only_function_naming(module, name, definition)
+            if driver is None:
+                return None
             if _in_all(module, name) or any(
                     self.project.mentions(path, name.encode())
                     for path in self.project.importers_of(module.path)):
                 return None  # other files may call it with tensors
-            driver = _only_function_naming(module, name, definition)
-            if driver is None:
-                return None
         calls = _driver_calls(module, driver, name, definition, bool(cls))
         if calls is None:
             return None
@@ -1073,11 +1073,23 @@ def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
 
 
 def _import_lines(module: ModuleInfo) -> frozenset[int]:
-    """The lines of the module's import statements (once per module)."""
+    """The lines of the module's import statements (once per module). Imports are statements:
+    a walk of the statement blocks finds them without visiting every expression."""
     def lines(tree: ast.AST) -> frozenset[int]:
-        return frozenset(
-            number for node in module.nodes(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-            for number in range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        found: set[int] = set()
+        pending: list[list[ast.stmt]] = [tree.body]
+        while pending:
+            for stmt in pending.pop():
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    found.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+                    continue
+                for name in ("body", "orelse", "finalbody"):
+                    block = getattr(stmt, name, None)
+                    if block:
+                        pending.append(block)
+                pending.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+                pending.extend(case.body for case in getattr(stmt, "cases", ()))
+        return frozenset(found)
 
     return module.derived("import lines", module.tree, lines)
 
