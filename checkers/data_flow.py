@@ -668,6 +668,18 @@ class DataFlowFamily(Family):
     name = "data-flow"
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
+        module = ctx.module
+        if not module.derived("branches", function, lambda f: has_branches(module.body_nodes(f))):
+            return  # every finding here needs two paths: straight-line code has one
         values = ctx.values
         FunctionFlow(values, ctx).block(function.body, parameters_state(function, values, ctx))
         ReturnJoins(values, ctx).run(function)
+
+
+# Statements and expressions that make more than one path (or unbind a name).
+BRANCHING = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.IfExp, ast.Match,
+                       ast.Delete, *([ast.TryStar] if hasattr(ast, "TryStar") else [])})
+
+
+def has_branches(nodes: list[ast.AST]) -> bool:
+    return any(node.__class__ in BRANCHING for node in nodes)

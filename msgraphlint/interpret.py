@@ -348,14 +348,27 @@ class Interpreter:
             env[name] = first if all(_same(first, v) for v in values[1:]) else UNKNOWN
 
     def forget(self, stmt: ast.AST, env: dict[str, object]) -> None:
+        for name in self.module.derived("changed names", stmt, self._changed_names):
+            env[name] = UNKNOWN
+
+    def _changed_names(self, stmt: ast.AST) -> frozenset[str]:
+        """Names a statement may bind or change in place (once per statement: a loop is
+        forgotten before and after its body)."""
+        names: set[str] = set()
         for node in self.module.nodes(stmt):
-            for name in bound_names(node):
-                env[name] = UNKNOWN
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                self.forget_base(node.func.value, env)  # l.append(v) in a loop changes l
-            elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
-                    getattr(node, "ctx", None), (ast.Store, ast.Del)):
-                self.forget_base(node, env)
+            cls = node.__class__
+            if cls is ast.Name:
+                if node.ctx.__class__ is not ast.Load:
+                    names.add(node.id)
+            elif cls is ast.Call:
+                if node.func.__class__ is ast.Attribute:  # l.append(v) in a loop changes l
+                    names.update(_base_name(node.func.value))
+            elif cls in (ast.Subscript, ast.Attribute):
+                if node.ctx.__class__ is not ast.Load:
+                    names.update(_base_name(node))
+            elif cls in BINDING_NODES:
+                names.update(bound_names(node))
+        return frozenset(names)
 
     def forget_base(self, target: ast.expr, env: dict[str, object]) -> None:
         """``l[0] = v`` or ``d.x = v``: the container named at the base may have changed."""
@@ -878,6 +891,12 @@ EXPRESSION_HANDLERS = {
     ast.NamedExpr: Interpreter._namedexpr, ast.Starred: Interpreter._inner_values,
     ast.JoinedStr: Interpreter._inner_values, ast.FormattedValue: Interpreter._inner_values,
 }
+
+
+def _base_name(node: ast.expr) -> tuple[str, ...]:
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return (node.id,) if node.__class__ is ast.Name else ()
 
 
 def _immutable(value: object) -> bool:

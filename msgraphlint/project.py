@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from contextlib import contextmanager
-from functools import cached_property
+from functools import lru_cache, cached_property
 from pathlib import Path
 
 from .qualnames import ImportTable, resolve_relative
@@ -66,12 +66,19 @@ def module_name_for(path: Path) -> tuple[str, bool, Path]:
     """(dotted module name, is a package, the folder the name is relative to)."""
     path = path.resolve()
     is_package = path.stem == "__init__"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").exists() and folder.parent != folder:
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    return ".".join(parts), is_package, folder
+    package, root = _package_of(path.parent)
+    parts = [*package, *([] if is_package else [path.stem])]
+    return ".".join(parts), is_package, root
+
+
+@lru_cache(maxsize=4096)
+def _package_of(folder: Path) -> tuple[tuple[str, ...], Path]:
+    """(the package names from the root down to ``folder``, the root): one climb per folder for
+    the run, not one per file and question (importer lookups ask it of every importer)."""
+    if not (folder / "__init__.py").exists() or folder.parent == folder:
+        return (), folder
+    above, root = _package_of(folder.parent)
+    return (*above, folder.name), root
 
 
 def project_root_for(path: Path) -> Path:
@@ -363,7 +370,17 @@ class ModuleInfo:
         return self._derived[key]
 
     def nodes(self, node: ast.AST) -> list[ast.AST]:
-        """The node and everything under it, parents first (cached)."""
+        """The node and everything under it, parents first (cached). A function's list reuses
+        its body's walk from ``body_nodes`` (both are asked of every compiled function), in
+        ``preorder``'s own order: returns, decorators, body, arguments."""
+        if node.__class__ in FUNCTION_NODES:
+            return self.derived("nodes", node, lambda f: [
+                f, *preorder([f.returns] if f.returns else []), *preorder(f.decorator_list),
+                *self.body_nodes(f), *preorder([f.args])])
+        if node.__class__ is ast.ClassDef:  # its methods' walks are shared the same way
+            return self.derived("nodes", node, lambda c: [
+                c, *preorder(c.decorator_list), *(n for stmt in c.body for n in self.nodes(stmt)),
+                *preorder(c.keywords), *preorder(c.bases)])
         return self.derived("nodes", node, lambda n: preorder([n]))
 
     def parents(self, node: ast.AST) -> dict[int, ast.AST]:
@@ -492,6 +509,7 @@ class ModuleInfo:
 
 
 DEFINITION_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
 STATEMENT_BODIES = ("body", "orelse", "finalbody")
 _INDENTED_CLASS = re.compile(r"^[ \t]+class[ \t]+\w", re.M)
 
