@@ -12,7 +12,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import rule
-from msgraphlint.values import HOST_LIBRARIES, NON_GRAPH_BUILTINS
+from msgraphlint.values import NON_GRAPH_BUILTINS
 
 # On constants these belong to the `frozen` family (evaluated once, at compile time); on a tensor
 # value they are host calls like any other (seen: STRICT rejects them, LAX loses the gradient).
@@ -35,8 +35,8 @@ class ThirdPartyFamily(Family):
         qualified = ctx.qualify(node.func)
         if qualified is None:
             return
-        if qualified not in NON_GRAPH_BUILTINS and qualified.split(".", 1)[0] not in HOST_LIBRARIES:
-            return
+        if qualified not in NON_GRAPH_BUILTINS and not ctx.engine.jit_modules.is_fallback(qualified):
+            return  # compiled: graph code, a project's own function, an installed library
         spelled = ast.unparse(node.func)
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if not any(ctx.is_variable(argument) for argument in arguments):

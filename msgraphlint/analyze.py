@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .cache import ResultCache, file_record
 from .catalogue import rule as lookup_rule
+from .fallback import JitModules
 from .findings import Finding
 from .project import (
     ClassInfo,
@@ -164,6 +165,8 @@ class Engine:
     families: list[Family]  # the rule families (msgraphlint.pipeline.new_engine gives every one)
     project: Project = field(default_factory=Project)
     cache: ResultCache | None = None  # whole-path runs only; editors' buffers are never cached
+    # which modules MindSpore compiles and which it calls through JIT Fallback
+    jit_modules: JitModules = field(default_factory=JitModules.from_settings)
 
     def __post_init__(self) -> None:
         self.model = ReachModel(self.project)
@@ -203,7 +206,7 @@ class Engine:
         files = self.files_below(paths, excluded, raw)
         cached: dict[Path, list[Finding]] = {}
         if self.cache is not None and not raw:
-            self.cache.open(self.project)
+            self.cache.open(self.project, self.jit_modules.key())
             for path in files:
                 if (findings := self.cache.lookup(path, self.project)) is not None:
                     cached[path] = findings
@@ -212,7 +215,8 @@ class Engine:
         done = (lambda count: progress(len(cached) + count, len(files))) if progress else None
         if jobs > 1 and not raw and len(to_check) >= MIN_FILES_PER_JOB * 2:
             families = [type(family) for family in self.families]
-            run = check_in_processes(to_check, jobs, families, self.project, record, done)
+            run = check_in_processes(to_check, jobs, families, self.project, record, done,
+                                     self.jit_modules)
         else:
             run = self.check_files(to_check, raw, record, done)
         if record:
@@ -420,7 +424,7 @@ MIN_FILES_PER_JOB = 32
 
 def check_in_processes(
     files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False,
-    done: Callable[[int], None] | None = None,
+    done: Callable[[int], None] | None = None, jit_modules: JitModules | None = None,
 ) -> CheckRun:
     """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
@@ -450,10 +454,10 @@ def check_in_processes(
         ) as pool, _watching(queue, len(files), done):
             parts = list(
                 pool.map(_check_from_queue, [family_types] * count, [roots] * count,
-                         [files] * count, range(count), [record] * count)
+                         [files] * count, range(count), [record] * count, [jit_modules] * count)
             )
     except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
-        parts = [_check_slice(family_types, roots, files, record)]
+        parts = [_check_slice(family_types, roots, files, record, jit_modules)]
     return merged_runs(parts)
 
 
@@ -513,11 +517,12 @@ def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
 
 def _check_slice(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: Iterable[Path],
-    record: bool = False,
+    record: bool = False, jit_modules: JitModules | None = None,
 ) -> CheckRun:
     search, scan = roots
     project = Project(roots=list(search), scan_roots=list(scan))
-    engine = Engine(families=[family_type() for family_type in family_types], project=project)
+    engine = Engine(families=[family_type() for family_type in family_types], project=project,
+                    jit_modules=jit_modules or JitModules.from_settings())
     # Kept alive: freeing its syntax trees one by one would delay the result (the process pool's
     # workers end with os._exit and never pay for it).
     _WORKER_ENGINES.append(engine)
@@ -535,9 +540,9 @@ def _share_queue(queue) -> None:
 
 def _check_from_queue(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path],
-    own: int, record: bool,
+    own: int, record: bool, jit_modules: JitModules | None = None,
 ) -> CheckRun:
-    return _check_slice(family_types, roots, (files[i] for i in _queued(own)), record)
+    return _check_slice(family_types, roots, (files[i] for i in _queued(own)), record, jit_modules)
 
 
 def _queued(own: int) -> Iterator[int]:

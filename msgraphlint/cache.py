@@ -98,8 +98,10 @@ class ResultCache:
         self._valid: dict[tuple, bool] = {}
         self._stale: set[str] | None = None
 
-    def open(self, project: Project) -> None:
-        key = json.dumps([tool_fingerprint(), sorted(str(r) for r in project.scan_roots)])
+    def open(self, project: Project, settings: str = "") -> None:
+        """Load the results kept for this tool, these project roots and these settings (the
+        JIT module lists change which calls are host calls)."""
+        key = json.dumps([tool_fingerprint(), sorted(str(r) for r in project.scan_roots), settings])
         self.file = self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
         try:
             loaded = json.loads(self.file.read_text("utf-8"))

@@ -38,6 +38,10 @@ class Config:
     # MS_DEV_JIT_SYNTAX_LEVEL from the environment: MindSpore compiles every graph at that level,
     # jit functions included (which the context setting does not reach).
     every_graph_level: Level | None = None
+    # [tool.msgraphlint] jit-modules / jit-ignore-modules, joined with MS_JIT_MODULES and
+    # MS_JIT_IGNORE_MODULES from the environment (msgraphlint.fallback)
+    jit_modules: tuple[str, ...] = ()
+    jit_ignore_modules: tuple[str, ...] = ()
 
     def wants(self, finding: Finding) -> bool:
         if finding.rule_id in self.ignore:
@@ -160,6 +164,14 @@ def parse_baseline_path(value: object, where: str) -> str:
     return value
 
 
+def parse_module_names(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(e, str) and e.strip() and "." not in e for e in value):
+        raise ConfigError(f"{where}: jit-modules and jit-ignore-modules must be lists of top-level"
+                          ' module names (["einops"])')
+    return tuple(e.strip() for e in value)
+
+
 def parse_confirm_table(value: object, where: str) -> ConfirmSettings:
     try:
         return parse_confirm(value, where)
@@ -178,6 +190,8 @@ SETTINGS = {
     "exclude": ("exclude", parse_exclude),
     "baseline": ("baseline", parse_baseline_path),
     "confirm": ("confirm", parse_confirm_table),
+    "jit-modules": ("jit_modules", parse_module_names),
+    "jit-ignore-modules": ("jit_ignore_modules", parse_module_names),
 }
 KNOWN_KEYS = frozenset(SETTINGS)
 

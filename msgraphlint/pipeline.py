@@ -20,6 +20,7 @@ from .analyze import Engine, Family
 from .baseline import Baseline, BaselineError, load_baseline, with_fingerprints, write_baseline
 from .cache import ResultCache
 from .config import Config
+from .fallback import JitModules
 from .findings import Finding
 from .progress import ProgressBar
 from .project import Project
@@ -35,9 +36,14 @@ def default_families() -> list[Family]:
     return [family() for family in FAMILIES]
 
 
-def new_engine(cache: ResultCache | None = None, project: Project | None = None) -> Engine:
-    """An engine with every rule family."""
-    return Engine(default_families(), project or Project(), cache)
+def new_engine(cache: ResultCache | None = None, project: Project | None = None,
+               config: Config | None = None) -> Engine:
+    """An engine with every rule family, and the configuration's JIT module lists joined with the
+    environment's (MS_JIT_MODULES, MS_JIT_IGNORE_MODULES)."""
+    jit_modules = JitModules.from_settings(
+        compiled=config.jit_modules if config else (),
+        fallback=config.jit_ignore_modules if config else ())
+    return Engine(default_families(), project or Project(), cache, jit_modules)
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,8 @@ def run(request: Request) -> Outcome:
     if request.confirm and request.raw:
         raise PipelineError("--confirm compiles the files on disk; it cannot confirm stdin")
     known = _known_baseline(request)  # before the analysis: a bad baseline fails fast
-    engine = new_engine(cache=ResultCache() if request.use_cache and not request.raw else None)
+    engine = new_engine(cache=ResultCache() if request.use_cache and not request.raw else None,
+                        config=config)
     analysed = analyse(engine, request)
     findings = attach_fixes(select(analysed.findings, config), engine)
     # Before the baseline leaves some out, so that it does not renumber the others.
@@ -198,7 +205,7 @@ def run_fixing(request: Request) -> Outcome:
     Nothing is written when the analysis fails on any file, in any pass."""
     if request.raw:
         raise PipelineError("--fix rewrites files on disk; it cannot fix stdin")
-    engine = new_engine(cache=ResultCache() if request.use_cache else None)
+    engine = new_engine(cache=ResultCache() if request.use_cache else None, config=request.config)
     analysed = analyse(engine, request)
     passes = FixPasses(engine, request)
     if not analysed.internal_errors:

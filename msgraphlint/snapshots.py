@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes", "tensor_attributes")
+NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes", "tensor_attributes", "third_party_modules")
 # The parser resolves these builtin types itself (RESOLVE_TYPE_TUPLE / RESOLVE_TYPE_LIST).
 PARSER_TYPES = ("list", "tuple")
 # The graph compiler resolves these on a tensor from its C++ method map, which Python cannot
@@ -44,6 +44,10 @@ PARSER_TYPES = ("list", "tuple")
 GRAPH_ONLY_TENSOR_ATTRIBUTES = ("__floor__", "__ms_to_array__")
 # What a snapshot's file says about where its names come from, beyond its first line.
 SOURCES = {
+    "third_party_modules": (
+        "whitelist: mindspore.graph._parse.jit_fallback_modules.third_party_modules; graph_functions:",
+        "the standard-library functions of mindspore.graph._parse.resources.convert_object_map.",
+    ),
     "tensor_attributes": (
         "Names: dir() of mindspore.Tensor and mindspore.Parameter and of an instance of each",
         "(Tensor([1.0]), Parameter(Tensor([1.0]), name=\"w\")); the keys of the graph compiler's",
@@ -125,9 +129,35 @@ def tensor_attributes() -> dict:
     return {"mindspore_version": ms.__version__, "names": sorted(names)}
 
 
+def third_party_modules() -> dict:
+    """What the compiler calls through JIT Fallback instead of compiling: the modules of
+    ``third_party_modules_whitelist`` (besides the standard library and the modules named by
+    MS_JIT_IGNORE_MODULES), and the standard-library functions it implements itself
+    (``convert_object_map``: operator.add, functools.partial, ...), which stay in the graph."""
+    ms = _mindspore()
+    from mindspore.graph._parse import resources
+    from mindspore.graph._parse.jit_fallback_modules.third_party_modules import (
+        third_party_modules_whitelist as whitelist,
+    )
+
+    implemented = set()
+    for value in resources.convert_object_map:
+        module = getattr(value, "__module__", None) or ""
+        name = getattr(value, "__name__", None)
+        top = module.lstrip("_").split(".")[0]
+        if name and top in sys.stdlib_module_names and top != "builtins":
+            implemented.add(f"{module.lstrip('_')}.{name}")
+    return {
+        "mindspore_version": ms.__version__,
+        "whitelist": sorted(set(whitelist)),
+        "graph_functions": sorted(implemented),
+    }
+
+
 def current(name: str) -> dict:
     return {"graph_builtins": graph_builtins, "jit_forbidden": jit_forbidden,
-            "cell_attributes": cell_attributes, "tensor_attributes": tensor_attributes}[name]()
+            "cell_attributes": cell_attributes, "tensor_attributes": tensor_attributes,
+            "third_party_modules": third_party_modules}[name]()
 
 
 def to_toml(name: str, table: dict) -> str:

@@ -15,13 +15,6 @@ from functools import cached_property
 
 from .project import ModuleInfo
 
-# Host code: modules the graph calls through the interpreter, never compiles.
-HOST_LIBRARIES = frozenset(
-    {
-        "numpy", "scipy", "math", "cmath", "statistics", "pandas", "sklearn", "cv2", "PIL",
-        "torch", "os", "json", "pickle", "copy", "random",
-    }
-)
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
 # fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
 # round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and

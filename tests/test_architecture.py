@@ -19,7 +19,7 @@ ENGINE, FAMILIES, PIPELINE, FRONT = range(4)
 LAYER_OF = {
     # engine: the project model, reach, the value model, the catalogue and its data
     **dict.fromkeys(
-        ["catalogue", "findings", "source", "qualnames", "project", "values", "reach", "interpret", "api_snapshot",
+        ["catalogue", "findings", "source", "qualnames", "project", "values", "reach", "interpret", "api_snapshot", "fallback",
          "attributes", "analyze", "cache", "suppress", "version", "snapshots"], ENGINE),
     "checkers": FAMILIES,
     **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm", "fix"],

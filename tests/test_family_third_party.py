@@ -63,3 +63,69 @@ def test_parameters_annotated_as_plain_python_are_not_tensors(tmp_path):
 
     found = [(f.rule.symbol, f.line) for f in new_engine().check_file(path)]
     assert found == [("host-call-on-tensor", 7)]
+
+
+# ----- MindSpore's third-party rule: what it compiles and what it calls through fallback --------
+
+EINOPS_AND_MATH = """
+import math
+import einops
+from mindspore import nn
+
+class Net(nn.Cell):
+    def construct(self, x):
+        y = einops.rearrange(x, "b c -> c b")
+        return y * math.sqrt(x.sum())
+"""
+
+
+def _host_calls(tmp_path, monkeypatch, environ: dict[str, str], pyproject: str = "") -> list[str]:
+    from msgraphlint.cli import app
+    from typer.testing import CliRunner
+    import json
+
+    for name in ("MS_JIT_MODULES", "MS_JIT_IGNORE_MODULES"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n" + pyproject)
+    (tmp_path / "net.py").write_text(EINOPS_AND_MATH)
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "net.py"), "--no-cache", "--format", "json",
+                                      "--config", str(tmp_path / "pyproject.toml")])
+    return sorted(f["message"].split("'")[1] for f in json.loads(result.stdout)
+                  if f["symbol"] == "host-call-on-tensor")
+
+
+def test_the_standard_library_is_called_through_fallback_and_other_packages_are_compiled(tmp_path, monkeypatch):
+    """math is standard library (third-party to MindSpore); einops is neither standard nor on
+    MindSpore's whitelist, so MindSpore compiles it like the project's own code."""
+    assert _host_calls(tmp_path, monkeypatch, {}) == ["math.sqrt"]
+
+
+def test_ms_jit_ignore_modules_and_ms_jit_modules_are_honoured(tmp_path, monkeypatch):
+    assert _host_calls(tmp_path, monkeypatch, {"MS_JIT_IGNORE_MODULES": "einops"}) == [
+        "einops.rearrange", "math.sqrt"]
+    assert _host_calls(tmp_path, monkeypatch, {"MS_JIT_MODULES": "math"}) == []
+
+
+def test_the_jit_module_lists_can_live_in_pyproject(tmp_path, monkeypatch):
+    settings = '\n[tool.msgraphlint]\njit-ignore-modules = ["einops"]\njit-modules = ["math"]\n'
+    assert _host_calls(tmp_path, monkeypatch, {}, settings) == ["einops.rearrange"]
+
+
+def test_graph_implemented_standard_functions_are_not_host_calls():
+    from msgraphlint.fallback import JitModules
+
+    modules = JitModules()
+    assert not modules.is_fallback("operator.add") and not modules.is_fallback("functools.partial")
+    assert modules.is_fallback("functools.reduce") and modules.is_fallback("numpy.sum")
+    assert not modules.is_fallback("mindspore.ops.add") and not modules.is_fallback("einops.rearrange")
+
+
+def test_a_bad_jit_module_list_is_a_clean_configuration_error(tmp_path):
+    from msgraphlint.config import ConfigError, from_pyproject
+    import pytest
+
+    (tmp_path / "pyproject.toml").write_text('[tool.msgraphlint]\njit-modules = "einops"\n')
+    with pytest.raises(ConfigError, match="jit-modules"):
+        from_pyproject(tmp_path / "pyproject.toml")
