@@ -18,6 +18,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.attributes import attribute_assignments, held_call_names, held_class
+from msgraphlint.interpret import TensorValue, evaluation as _interpreted
 from msgraphlint.values import NOT_DATA_COMPARISONS, FunctionValues
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
 
@@ -27,6 +28,8 @@ UNION_INSTEAD = "the tuple %s"
 RANGE_INSTEAD = "a shape (x.shape[0]), a constant, or int(%s)"
 INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
 OUTPUT_INSTEAD = "return tensors only and call it inside the graph"
+NONE_GRAPH_INSTEAD = "return a tensor (the input, or a flag) from the graph"
+PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument"
 
 # ----- data --------------------------------------------------------------------------------
 
@@ -318,6 +321,37 @@ class TypesFamily(Family):
             self._current = TensorKinds(ctx)
         return self._current
 
+    # ----- graphs that give None and may raise; %-formatting of a tensor ------------------
+
+    def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
+        """A root graph that gives back only None and raises under a test on a tensor: STRICT
+        cannot build its output ("Invalid abstract;AbstractNone"), whatever the input."""
+        if not ctx.function.is_root or (ctx.cell is not None and ctx.model.holders(ctx.cell)):
+            return
+        nodes = ctx.module.body_nodes(function)
+        if any(n.__class__ is ast.Return and not _is_none(n.value) for n in nodes):
+            return
+        dead = ctx.model.dead_nodes(ctx.function)
+        parents = ctx.module.parents(function)
+        for node in nodes:
+            if node.__class__ is ast.Raise and id(node) not in dead:
+                test = _variable_test_above(node, parents, function, ctx)
+                if test is not None:
+                    ctx.report("raise-in-none-graph", node, function.name, test.lineno, NONE_GRAPH_INSTEAD)
+                    return
+
+    def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
+        if not (isinstance(node.op, ast.Mod) and isinstance(node.left, (ast.Constant, ast.JoinedStr))
+                and (not isinstance(node.left, ast.Constant) or isinstance(node.left.value, str))):
+            return
+        operands = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        evaluation = _evaluation(ctx)
+        for operand in operands:
+            if self.kinds(ctx).is_tensor(operand) or evaluation.value(operand).__class__ is TensorValue:
+                ctx.report("percent-format-of-tensor", node, ast.unparse(node)[:60], ast.unparse(operand),
+                           PERCENT_INSTEAD)
+                return
+
     # ----- calls: isinstance, range, bool --------------------------------------------------
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
@@ -583,3 +617,23 @@ def _constant_instead(value: object) -> str:
     if isinstance(value, str):
         return "the class itself, not its name"
     return ISINSTANCE_INSTEAD
+
+
+def _is_none(value: ast.expr | None) -> bool:
+    return value is None or (isinstance(value, ast.Constant) and value.value is None)
+
+
+def _variable_test_above(node: ast.AST, parents: dict, function: ast.AST, ctx: FunctionContext):
+    """The test of the nearest enclosing ``if``/``while`` whose test flows from the inputs."""
+    current = parents.get(id(node))
+    while current is not None and current is not function:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None  # a nested definition: not this graph's raise
+        if isinstance(current, (ast.If, ast.While)) and ctx.is_variable(current.test):
+            return current.test
+        current = parents.get(id(current))
+    return None
+
+
+def _evaluation(ctx: FunctionContext):
+    return _interpreted(ctx.model, ctx.function)
