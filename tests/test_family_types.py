@@ -20,7 +20,8 @@ HEADER = (
 )
 TYPES = {
     "isinstance-non-type", "range-of-tensor", "tensor-index-on-tuple", "tensor-index-on-list",
-    "tensor-as-bool", "function-in-output", "function-in-output-dict",
+    "tensor-as-bool", "function-in-output", "function-in-output-dict", "raise-in-none-graph",
+    "percent-format-of-tensor",
 }
 
 
@@ -447,3 +448,20 @@ def test_a_reduction_along_an_axis_keeps_the_batch(tmp_path, test, flagged):
         init="self.fc = nn.Dense(2, 2)",
     )
     assert symbols(found) == (["tensor-as-bool"] if flagged else [])
+
+
+# ----- raise-in-none-graph, percent-format-of-tensor ------------------------------------------
+
+
+def test_a_check_graph_that_returns_its_input_or_raises_on_constants_is_fine(tmp_path):
+    assert in_construct(tmp_path, "if x.max() > 10:\n    raise ValueError('big')\nreturn x") == []
+    assert in_construct(tmp_path, "if x.shape[0] > 10:\n    raise ValueError('big')") == []
+    assert symbols(in_construct(tmp_path, "if x.max() > 10:\n    raise ValueError('big')\nreturn None")) == [
+        "raise-in-none-graph"]
+
+
+def test_only_percent_formatting_of_a_tensor_is_reported(tmp_path):
+    assert in_construct(tmp_path, "msg = f'big: {x.max()}'\nreturn x") == []
+    assert in_construct(tmp_path, "msg = 'shape %s' % (x.shape,)\nreturn x") == []
+    assert symbols(in_construct(tmp_path, "msg = 'big: %s' % x.max()\nreturn x")) == [
+        "percent-format-of-tensor"]
