@@ -56,6 +56,10 @@ class PytorchHabitsFamily(Family):
         forward = cls.methods.get("forward")
         if forward is None or ctx.model.find_method(cls, "construct") is not None:
             return
+        if is_static_method(forward):
+            # `@staticmethod forward(ctx, ...)`: a torch.autograd.Function port used through
+            # `.apply`, never called as a Cell; renaming it to construct would not fix it.
+            return
         # `__call__` overridden somewhere: the class routes calls itself, forward may be intended.
         if ctx.model.find_method(cls, "__call__") is not None:
             return
@@ -129,3 +133,7 @@ def has_foreign_base(cls: ClassInfo, ctx: CellContext) -> bool:
             if base != CELL_BASE and ctx.model.resolve_class(base, klass.module) is None:
                 return True
     return False
+
+
+def is_static_method(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)

@@ -36,6 +36,8 @@ STATIC_CALLS = frozenset(
     {
         "builtins.len",
         "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.callable",
         "builtins.type",
         "builtins.hasattr",
         "builtins.getattr",

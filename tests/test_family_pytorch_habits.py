@@ -222,3 +222,17 @@ def test_subclass_of_a_forward_only_cell_is_reported_once_where_forward_is(tmp_p
         """,
     )
     assert symbols(found) == ["forward-without-construct"]
+
+
+def test_a_static_forward_of_an_autograd_function_port_is_not_a_missing_construct(tmp_path):
+    """`@staticmethod forward(ctx, x)`, used as `Port.apply(x)`: renaming it would not fix it."""
+    from .engine_helpers import check_source
+
+    source = (
+        "from mindspore import nn\n"
+        "class Port(nn.Cell):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        return x * 2\n"
+    )
+    assert [f.rule.symbol for f in check_source(tmp_path, source)] == []
