@@ -112,6 +112,8 @@ class ReachModel:
     _importers: dict[int, list[Path]] = field(default_factory=dict)
     _holders: dict[int, list | None] = field(default_factory=dict)
     _driver_calls: dict[int, tuple | None] = field(default_factory=dict)
+    _return_kinds: dict[int, object] = field(default_factory=dict)
+    _returns_pending: set[int] = field(default_factory=set)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
@@ -130,7 +132,7 @@ class ReachModel:
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
                       self._dead, self._module_cell_methods, self._importers, self._holders,
-                      self._driver_calls, self.evaluations)
+                      self._driver_calls, self.evaluations, self._return_kinds)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -665,7 +667,45 @@ class ReachModel:
             method_names=frozenset(name for c in classes for name in c.methods),
             variable_params=compiled.variable_params,
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
+            returns=lambda attr: self.return_kinds(compiled, attr),
         )
+
+    def return_kinds(self, compiled: CompiledFunction, attr: str) -> object:
+        """What ``self.<attr>(...)`` gives back in ``compiled``: False when every return is a
+        compile-time value even with every parameter a variable (a helper returning a shape),
+        a list of those per element when every return is a tuple of one length (a sub-Cell's
+        ``return x, (h, w)``), True otherwise. Cached per called function."""
+        cls = compiled.target.cell or compiled.owner
+        if cls is None:
+            return True
+        callee = self.find_method(cls, attr)
+        if callee is None and (sub := self.attribute_class(cls, attr)) is not None and self.is_cell(sub):
+            callee = self.find_method(sub, "construct")
+        if callee is None:
+            return True
+        owner, node = callee
+        key = id(node)
+        if key in self._returns_pending:
+            return True  # recursion: assume the worst
+        self._returns_pending.add(key)
+        try:
+            return self.memo(self._return_kinds, key, lambda: self._find_return_kinds(owner, node))
+        finally:
+            self._returns_pending.discard(key)
+
+    def _find_return_kinds(self, owner: ClassInfo, node: FunctionNode) -> object:
+        returns = [n for n in owner.module.body_nodes(node) if isinstance(n, ast.Return)]
+        if not returns or any(r.value is None for r in returns):
+            return True
+        compiled = CompiledFunction(owner.module, node, owner,
+                                    Target(node.name, "cell", owner.module, node, owner))
+        values = FunctionValues(  # every parameter a variable: true of any caller
+            node, owner.module, is_method=not is_static(node),
+            parameter_attrs=owner.parameter_attrs, method_names=frozenset(owner.methods),
+            static_attrs=owner.static_primitive_attrs,
+            returns=lambda attr: self.return_kinds(compiled, attr))
+        kinds = [_kind_of(r.value, values) for r in returns]
+        return _join_kinds(kinds)
 
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
         """The classes whose attributes ``self`` has in a compiled function: the target's Cell
@@ -1272,3 +1312,19 @@ def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.A
     found = model.driver_calls(target)
     assert found is not None, "only asked for roots with driver arguments"
     return found[0], found[1]
+
+
+def _kind_of(value: ast.expr, values: FunctionValues) -> object:
+    """False for a compile-time value, a list per element for a tuple, True for a variable."""
+    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return [_kind_of(element, values) for element in value.elts]
+    return values.is_variable(value)
+
+
+def _join_kinds(kinds: list[object]) -> object:
+    """What several returns give back together: a variable wherever one of them may."""
+    if all(kind is False for kind in kinds):
+        return False
+    if all(isinstance(kind, list) for kind in kinds) and len({len(k) for k in kinds}) == 1:
+        return [_join_kinds(list(parts)) for parts in zip(*kinds)]
+    return True

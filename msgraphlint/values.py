@@ -11,6 +11,7 @@ to it is.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import cached_property
 
 from .project import ModuleInfo
@@ -140,6 +141,7 @@ class FunctionValues:
         method_names: frozenset[str] = frozenset(),
         variable_params: set[str] | None = None,
         static_attrs: frozenset[str] = frozenset(),
+        returns: Callable[[str], object] | None = None,
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
         construct and jit functions, whose parameters are the graph's inputs)."""
@@ -155,6 +157,10 @@ class FunctionValues:
         self.parameter_attrs = parameter_attrs
         self.method_names = method_names
         self.static_attrs = static_attrs
+        # attr -> what self.<attr>(...) gives back: False (a compile-time value whatever it is
+        # passed), a list of those per tuple element, or True (may be a variable); see
+        # ReachModel.return_kinds
+        self.returns = returns
         self.names: set[str] = {
             p.arg
             for p in [*params, *extra]
@@ -170,10 +176,22 @@ class FunctionValues:
             changed = False
             for target, value, _ in bindings:
                 if value is None or self.is_variable(value):
-                    for name in _target_names(target):
+                    for name in self._variable_targets(target, value):
                         if name not in self.names:
                             self.names.add(name)
                             changed = True
+
+    def _variable_targets(self, target: ast.expr, value: ast.expr | None):
+        """The names of ``target`` that take a variable: for ``x, (h, w) = self.embed(x)``, only
+        those whose element of what self.embed gives back may be one."""
+        kinds = self._returned(value) if isinstance(target, (ast.Tuple, ast.List)) else True
+        yield from _names_by_kind(target, kinds)
+
+    def _returned(self, value: ast.expr | None) -> object:
+        if (self.returns is None or not isinstance(value, ast.Call)
+                or not isinstance(value.func, ast.Attribute) or not self.is_self(value.func.value)):
+            return True
+        return self.returns(value.func.attr)
 
     @property
     def bound(self) -> dict[str, list[ast.expr | None]]:
@@ -240,6 +258,8 @@ class FunctionValues:
                 if isinstance(func, ast.Attribute) and self.is_self(func.value):
                     if func.attr in self.static_attrs:
                         return False, []  # self.shape(x) with self.shape = ops.Shape()
+                    if self.returns is not None and self.returns(func.attr) is False:
+                        return False, []  # a helper or sub-Cell that gives back a shape
                     # self.layer(x): a sub-Cell's output; self.helper(c): depends on the arguments
                     return func.attr not in self.method_names, arguments
                 if isinstance(func, ast.Attribute):
@@ -294,6 +314,19 @@ def _bound_names(target: ast.expr):
     elif isinstance(target, (ast.Tuple, ast.List)):
         for element in target.elts:
             yield from _bound_names(element)
+
+
+def _names_by_kind(target: ast.expr, kinds: object):
+    """Names of an unpacking target whose returned element may be a variable (``kinds`` as in
+    FunctionValues.returns; True for a whole target)."""
+    if kinds is False:
+        return
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(kinds, list) and len(kinds) == len(
+            target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        for element, kind in zip(target.elts, kinds):
+            yield from _names_by_kind(element, kind)
+        return
+    yield from _target_names(target)
 
 
 def _target_names(target: ast.expr):

@@ -758,3 +758,30 @@ def test_a_jit_function_called_with_constants_sees_constants(tmp_path):
             return step(3)
     """})
     assert flagged(tmp_path, "m.py") == []
+
+
+def test_what_a_helper_or_sub_cell_gives_back_follows_its_returns(tmp_path):
+    """`x, (h, w) = self.embed(x)` with the sub-Cell returning its input's shape, and a helper
+    returning a shape: ints while compiling, not inputs. A returned tensor stays one."""
+    write(tmp_path, {"m.py": f"""
+        import math
+        from mindspore import nn
+        class Embed(nn.Cell):
+            def construct(self, x):
+                rows, cols = x.shape
+                return x * 2, (rows, cols)
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.embed = Embed()
+            def size_of(self, x):
+                return x.shape[0]
+            def twice(self, x):
+                return x * 2
+            def construct(self, x):
+                y, (h, w) = self.embed(x)
+                n = self.size_of(x)
+                a = math.sqrt(h * w + n)
+                return math.sqrt(y.sum()) + math.sqrt(self.twice(x).sum()) + a
+    """})
+    assert [line for line, _ in flagged(tmp_path, "m.py")] == [19, 19]  # y and twice(x) only
