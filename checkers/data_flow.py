@@ -547,6 +547,17 @@ def parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef, fv: Funct
     return state
 
 
+def nested_parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef) -> State:
+    """A nested function's parameters are bound on every path; what it reads from the enclosing
+    function is not tracked (never reported)."""
+    state = State()
+    args = function.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if arg is not None:
+            state.bind(arg.arg, "unknown")
+    return state
+
+
 def free_reads(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.Name]:
     """Names a nested function or lambda reads from the enclosing function. Every name bound
     anywhere inside it (parameters, assignments, comprehension and nested-function names) counts
@@ -674,6 +685,12 @@ class DataFlowFamily(Family):
         values = ctx.values
         FunctionFlow(values, ctx).block(function.body, parameters_state(function, values, ctx))
         ReturnJoins(values, ctx).run(function)
+        # A function defined inside and called there is compiled with it: its own paths count.
+        nodes = module.body_nodes(function)
+        called = {n.func.id for n in nodes if n.__class__ is ast.Call and n.func.__class__ is ast.Name}
+        for nested in nodes:
+            if isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)) and nested.name in called:
+                FunctionFlow(values, ctx).block(nested.body, nested_parameters_state(nested))
 
 
 # Statements and expressions that make more than one path (or unbind a name).

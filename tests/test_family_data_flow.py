@@ -549,3 +549,24 @@ def test_a_walrus_in_the_test_binds_on_every_path(tmp_path):
     from msgraphlint.pipeline import new_engine
 
     assert {f.rule.symbol for f in new_engine().check_file(path)} == {"unsupported-expression"}
+
+
+def test_a_function_defined_and_called_inside_construct_has_its_own_paths_checked(tmp_path):
+    """Compiled with construct: `y` bound in one branch of the nested function and returned."""
+    from .engine_helpers import findings_on_lines
+
+    body = """
+class Net(nn.Cell):
+    def construct(self, x):
+        def func(v):
+            if v < 0:
+                y = 0
+            return y
+        def unused(v):
+            if v < 0:
+                z = 0
+            return z
+        return func(x)
+"""
+    assert findings_on_lines(tmp_path, "from mindspore import nn\n", body, {"conditionally-bound-name"}) == {
+        ("conditionally-bound-name", "return y")}
