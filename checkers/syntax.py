@@ -168,7 +168,12 @@ class SyntaxFamily(Family):
             ctx.report("multi-generator-comprehension", node, len(node.generators))
 
     def visit_Raise(self, node: ast.Raise, ctx: FunctionContext) -> None:
-        if node.exc is None or self._inside_reported_definition(node, ctx):
+        if self._inside_reported_definition(node, ctx):
+            return
+        if node.exc is None:
+            # A bare `raise` re-raises the exception being handled; compiled code handles none.
+            if not _inside_handler(node, ctx):
+                ctx.report("bare-raise", node, BARE_RAISE_INSTEAD)
             return
         raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
         # Only a bare name is checked by the compiler; `raise errors.ShapeError(...)` and
@@ -254,3 +259,15 @@ for _kind in UNSUPPORTED_STATEMENTS:
     setattr(SyntaxFamily, f"visit_{_kind}", SyntaxFamily.report_unsupported_statement)
 for _kind in UNSUPPORTED_EXPRESSIONS:
     setattr(SyntaxFamily, f"visit_{_kind}", SyntaxFamily.report_unsupported_expression)
+
+
+BARE_RAISE_INSTEAD = "raise a specific exception: raise ValueError(\"...\")"
+
+
+def _inside_handler(node: ast.AST, ctx: FunctionContext) -> bool:
+    parent = ctx.values.parent(node)
+    while parent is not None and parent is not ctx.function.node:
+        if isinstance(parent, ast.ExceptHandler):
+            return True
+        parent = ctx.values.parent(parent)
+    return False

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import math
 import operator
 import re
 from dataclasses import dataclass, field
@@ -141,6 +142,10 @@ CHANGING_METHODS = {
     dict: {"pop", "update", "setdefault", "clear"},
 }
 CONSTANT_TYPES = (int, float, bool, str, type(None), tuple, list, dict, slice, range)
+# Module constants the compiler reads as Python values (the graph's ints are int64).
+MODULE_CONSTANTS = {"sys.maxsize": 2**63 - 1, "math.pi": math.pi, "math.e": math.e,
+                    "math.tau": math.tau, "numpy.pi": math.pi}
+CONSTANT_MODULES = frozenset(name.split(".")[0] for name in MODULE_CONSTANTS)
 TENSOR_CLASSES = frozenset({"mindspore.Tensor"})
 NUMPY_FILLED = frozenset({"numpy.ones", "numpy.zeros", "numpy.empty"})
 NUMPY_FROM_DATA = frozenset({"numpy.array", "numpy.asarray"})
@@ -480,6 +485,12 @@ class Interpreter:
     def _attribute(self, node: ast.Attribute, env, depth) -> object:
         if self.is_self(node.value):
             return self.self_attribute(node.attr)
+        base = node.value
+        if (base.__class__ is ast.Name and base.id not in env
+                and self.module.imports.names.get(base.id) in CONSTANT_MODULES):
+            qualified = self.module.imports.qualify(node)
+            if qualified in MODULE_CONSTANTS:
+                return Known(MODULE_CONSTANTS[qualified])
         return self.attribute(node, self.expr(node.value, env, depth + 1), node.attr)
 
     def _call(self, node: ast.Call, env, depth) -> object:

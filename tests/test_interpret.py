@@ -130,3 +130,17 @@ def test_the_graphs_own_container_methods_are_not_called_missing(tmp_path):
         ("constant-attribute-error", "return x, t.dtype")]
     assert flagged(tmp_path, "items = [1, 2]\nreturn x, getattr(items, 'abs2')") == [
         ("constant-attribute-error", "return x, getattr(items, 'abs2')")]
+
+
+def test_module_constants_are_known(tmp_path):
+    """sys.maxsize is the graph's int64 limit: walking past it overflows make_range."""
+    source = "import sys\n" + HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def construct(self, x):
+                top = sys.maxsize
+                for _ in range(top - 1, top, 3):
+                    x = x + 1
+                return x
+    """)
+    assert [f.rule.symbol for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES] == [
+        "constant-operation-error"]
