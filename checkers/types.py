@@ -28,6 +28,9 @@ UNION_INSTEAD = "the tuple %s"
 RANGE_INSTEAD = "a shape (x.shape[0]), a constant, or int(%s)"
 INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
 OUTPUT_INSTEAD = "return tensors only and call it inside the graph"
+VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
+                      "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
+                      "mindspore.Tensor": "tensor"}
 NONE_GRAPH_INSTEAD = "return a tensor (the input, or a flag) from the graph"
 PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument"
 
@@ -399,6 +402,14 @@ class TypesFamily(Family):
                 )
             case ast.Dict() | ast.DictComp():
                 return f"'{spelled}' is a dict", ISINSTANCE_INSTEAD
+            case ast.Call(func=func):
+                # an array, a tensor or an instance of a project class: a value, not its type
+                called = ctx.qualify(func)
+                if called in VALUE_CONSTRUCTORS:
+                    return f"'{spelled}' builds a {VALUE_CONSTRUCTORS[called]}", ISINSTANCE_INSTEAD
+                if called is not None and ctx.model.resolve_class(called, ctx.module) is not None:
+                    return f"'{spelled}' is an instance, not a class", f"the class {ast.unparse(func)}"
+                return None
             case ast.BinOp(op=ast.BitOr()):
                 # Python 3.10 accepts `int | float`; the graph compiler does not (seen in 2.10).
                 parts = _union_parts(spec)

@@ -465,3 +465,21 @@ def test_only_percent_formatting_of_a_tensor_is_reported(tmp_path):
     assert in_construct(tmp_path, "msg = 'shape %s' % (x.shape,)\nreturn x") == []
     assert symbols(in_construct(tmp_path, "msg = 'big: %s' % x.max()\nreturn x")) == [
         "percent-format-of-tensor"]
+
+
+def test_isinstance_given_an_instance_or_an_array_instead_of_a_type(tmp_path):
+    found = findings(tmp_path, """
+import numpy as np
+
+class Box:
+    pass
+
+class Net(nn.Cell):
+    def construct(self, x):
+        a = isinstance(x, (int, (Box(), float)))
+        b = isinstance(x, np.array([1, 2]))
+        c = isinstance(x, (Box, type(x), make_kind()))
+        return x
+""")
+    assert [(f.rule.symbol, f.line) for f in found] == [
+        ("isinstance-non-type", 14), ("isinstance-non-type", 15)]
