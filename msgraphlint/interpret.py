@@ -979,5 +979,187 @@ def _declared_global(module: ModuleInfo, name: str) -> bool:
 
 
 def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
-    """The folded values of a compiled function (computed once per run)."""
-    return model.memo(model.evaluations, id(compiled), lambda: Interpreter(model, compiled).run())
+    """The folded values of a compiled function (computed once per run); an empty one where
+    nothing can be folded (``may_fold_something``)."""
+    return model.memo(model.evaluations, id(compiled), lambda: Interpreter(model, compiled).run()
+                      if may_fold_something(model, compiled) else Evaluation())
+
+
+# ----- which functions are worth interpreting -------------------------------------------------
+
+OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
+CONSTRUCTOR_NAMES = frozenset({"Tensor", "array", "asarray", "zeros", "ones", "empty"})
+
+
+def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
+    """A syntactic over-approximation of where the interpreter can find anything: a failure needs
+    an operation whose every operand is known, or a builtin call, a tensor or array built from
+    data, or constants passed in by a caller. Functions with none (most of a model zoo's) are not
+    interpreted. Cached with the function's syntax."""
+    if compiled.is_root and model.driver_arguments(compiled.target):
+        return True
+    module = compiled.module
+    return module.derived("may fold", compiled.node, lambda node: _may_fold(module, node))
+
+
+def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
+    nodes = module.body_nodes(function)
+    assigned: dict[str, list[ast.expr]] = {}
+    calls: list[ast.Call] = []
+    for node in nodes:
+        cls = node.__class__
+        if cls is ast.Call:
+            func = node.func
+            if func.__class__ is ast.Name:
+                if func.id in CONSTRUCTOR_NAMES or func.id == "getattr" or _wrong_count(node):
+                    return True
+                if func.id in PURE_BUILTINS:
+                    calls.append(node)
+            elif func.__class__ is ast.Attribute and func.attr in CONSTRUCTOR_NAMES:
+                return True
+        elif cls is ast.Assign:
+            for target in node.targets:
+                if target.__class__ is ast.Name:
+                    assigned.setdefault(target.id, []).append(node.value)
+    positional = [*function.args.posonlyargs, *function.args.args]
+    holders = {*CONSTANT_MODULES, *([positional[0].arg] if positional else [])}  # self, sys, math
+    constant_names = _constant_names(assigned, holders)
+    # Free names the interpreter may know: the module's constants, and anything an enclosing
+    # function binds. Parameters are unknown to it (a root's callers were asked above).
+    local = set(bound_names(function.args)) | set(assigned) | {
+        n.id for n in nodes if n.__class__ is ast.Name and n.ctx.__class__ is not ast.Load}
+    nested = any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in module.scope_of(function))
+    free = {name for name in module.assignments if name not in local}
+
+    def maybe_constant(node: ast.expr) -> bool:
+        cls = node.__class__
+        if cls is ast.Constant:
+            return True
+        if cls is ast.Name:
+            return node.id in constant_names or node.id in free or (nested and node.id not in local)
+        if cls is ast.Attribute:  # self.scale (set once in __init__), sys.maxsize
+            return node.value.__class__ is ast.Name and node.value.id in holders
+        if cls in (ast.Tuple, ast.List):
+            return all(maybe_constant(e) for e in node.elts)
+        # an operation the loop judges on its own, or a builtin's result
+        return cls in (ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Slice, ast.Dict, ast.Compare) or (
+            cls is ast.Call and node.func.__class__ is ast.Name and node.func.id in BUILTIN_ARITY)
+
+    for call in calls:  # a builtin on known values: int("wide"), range(0, 2.5)
+        if call.args and all(maybe_constant(a) for a in call.args):
+            return True
+    for node in nodes:
+        if node.__class__ in NEVER_FAILING:
+            continue
+        if node.__class__ is ast.Compare and all(
+                op.__class__ in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot) for op in node.ops):
+            continue  # equality and identity do not raise on Python's values
+        if node.__class__ is ast.UnaryOp and node.op.__class__ is ast.Not:
+            continue
+        if node.__class__ is ast.Attribute:
+            # a lookup fails only on a known receiver (self itself never is one)
+            receiver = node.value
+            if receiver.__class__ is ast.Name and receiver.id in holders:
+                continue
+            if maybe_constant(receiver) and receiver.__class__ is not ast.Attribute:
+                return True
+        elif isinstance(node, OPERATIONS):
+            if _harmless_arithmetic(node):
+                continue  # `-1`, `dim // 2`'s literal halves, `2 ** 0.5`: numbers that fold fine
+            operands = _operands(node)
+            if operands and all(maybe_constant(o) for o in operands):
+                return True
+    return False
+
+
+# BoolOp: `a and b` raises nothing by itself (a tensor operand is found through its
+# construction or a caller, asked above).
+NEVER_FAILING = frozenset({ast.BoolOp})
+
+
+def _wrong_count(call: ast.Call) -> bool:
+    """A builtin call whose positional count the graph refuses (see Interpreter.arity_fits)."""
+    bounds = BUILTIN_ARITY.get(call.func.id)
+    if bounds is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    fewest, most = bounds
+    count = len(call.args)
+    return count < fewest or (most is not None and count > most) or count in ARITY_EXCEPTIONS.get(
+        call.func.id, ())
+
+
+def _harmless_arithmetic(node: ast.AST) -> bool:
+    """Arithmetic on number literals that cannot fail (no zero divisor, no huge power)."""
+    cls = node.__class__
+    if cls is ast.UnaryOp:
+        return node.operand.__class__ is ast.Constant and type(node.operand.value) in (int, float)
+    if cls is ast.BinOp and node.left.__class__ is ast.Constant and node.right.__class__ is ast.Constant:
+        left, right = node.left.value, node.right.value
+        if type(left) not in (int, float) or type(right) not in (int, float):
+            return False
+        if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0:
+            return False
+        return not isinstance(node.op, (ast.Pow, ast.LShift)) or abs(right) < 64
+    return False
+
+
+def _operands(node: ast.AST) -> list[ast.expr]:
+    cls = node.__class__
+    if cls is ast.BinOp:
+        return [node.left, node.right]
+    if cls is ast.Compare:
+        return [node.left, *node.comparators]
+    if cls is ast.UnaryOp:
+        return [node.operand]
+    if cls is ast.BoolOp:
+        return list(node.values)
+    if cls is ast.Subscript:
+        return [node.value, node.slice]
+    return [node.value]  # Attribute: the receiver
+
+
+def _constant_names(assigned: dict[str, list[ast.expr]], holders: set[str]) -> set[str]:
+    """Names some assignment binds to an expression built only from constants, such names and
+    attributes of self or of sys/math."""
+    names: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, values in assigned.items():
+            if name not in names and any(_built_from_constants(v, names, holders) for v in values):
+                names.add(name)
+                changed = True
+    return names
+
+
+def _built_from_constants(value: ast.expr, names: set[str], holders: set[str]) -> bool:
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        cls = node.__class__
+        if cls is ast.Constant:
+            continue
+        if cls is ast.Attribute and node.value.__class__ is ast.Name and node.value.id in holders:
+            continue
+        if cls is ast.Name:
+            if node.id not in names:
+                return False
+            continue
+        if cls in (ast.Tuple, ast.List, ast.Set):
+            pending.extend(node.elts)
+        elif cls is ast.Dict:
+            pending.extend(k for k in node.keys if k is not None)
+            pending.extend(node.values)
+        elif cls is ast.BinOp:
+            pending.extend((node.left, node.right))
+        elif cls is ast.UnaryOp:
+            pending.append(node.operand)
+        elif cls is ast.Call and node.func.__class__ is ast.Name and node.func.id in BUILTIN_ARITY:
+            pending.extend(node.args)
+        elif cls is ast.Subscript:
+            pending.extend((node.value, node.slice))
+        elif cls is ast.Slice:
+            pending.extend(p for p in (node.lower, node.upper, node.step) if p is not None)
+        else:
+            return False
+    return True
