@@ -47,12 +47,7 @@ class MindsporeApiFamily(Family):
     name = "mindspore-api"
 
     def visit_Attribute(self, node: ast.Attribute, ctx: FunctionContext) -> None:
-        if not isinstance(node.ctx, ast.Load):
-            return
-        base = node.value
-        while base.__class__ is ast.Attribute:
-            base = base.value
-        if base.__class__ is not ast.Name or not ctx.module.imports.names.get(base.id, "").startswith("mindspore"):
+        if not isinstance(node.ctx, ast.Load) or not names_mindspore(node, ctx):
             return  # self.x, tensor methods, other libraries: most attributes, and no MindSpore name
         qualified = ctx.qualify(node)
         if qualified is None or not qualified.startswith("mindspore."):
@@ -64,6 +59,8 @@ class MindsporeApiFamily(Family):
                        NAME_INSTEAD % version())
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        if not names_mindspore(node.func, ctx):
+            return
         qualified = ctx.qualify(node.func)
         if qualified is None or not qualified.startswith("mindspore."):
             return
@@ -77,6 +74,14 @@ class MindsporeApiFamily(Family):
             names = ", ".join(p[0] for p in entry["params"] if p[1] in (*POSITIONAL, "keyword_only"))
             ctx.report("mindspore-call-mismatch", node, ast.unparse(node.func), spelled, problem,
                        version(), names or "no arguments")
+
+
+def names_mindspore(node: ast.expr, ctx: FunctionContext) -> bool:
+    """Whether a name or attribute chain starts at a name imported from MindSpore: a test on the
+    import table, before the full qualification most chains do not need."""
+    while node.__class__ is ast.Attribute:
+        node = node.value
+    return node.__class__ is ast.Name and ctx.module.imports.names.get(node.id, "").startswith("mindspore")
 
 
 def version() -> str:

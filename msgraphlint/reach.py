@@ -114,6 +114,7 @@ class ReachModel:
     _driver_calls: dict[int, tuple | None] = field(default_factory=dict)
     _return_kinds: dict[int, object] = field(default_factory=dict)
     _returns_pending: set[int] = field(default_factory=set)
+    _returns_by_attr: dict[tuple[int, str], object] = field(default_factory=dict)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
@@ -132,7 +133,8 @@ class ReachModel:
             caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
                       self._dead, self._module_cell_methods, self._importers, self._holders,
-                      self._driver_calls, self.evaluations, self._return_kinds)
+                      self._driver_calls, self.evaluations, self._return_kinds,
+                      self._returns_by_attr)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -678,6 +680,11 @@ class ReachModel:
         cls = compiled.target.cell or compiled.owner
         if cls is None:
             return True
+        # memo: reused answers replay what they read, for the result cache
+        return self.memo(self._returns_by_attr, (id(cls), attr),
+                         lambda: self._callee_return_kinds(cls, attr))
+
+    def _callee_return_kinds(self, cls: ClassInfo, attr: str) -> object:
         callee = self.find_method(cls, attr)
         if callee is None and (sub := self.attribute_class(cls, attr)) is not None and self.is_cell(sub):
             callee = self.find_method(sub, "construct")
