@@ -308,3 +308,20 @@ def test_snapshot_toml_round_trips():
 def test_snapshot_agrees_with_installed_mindspore(name):
     """`python -m msgraphlint.snapshots` rewrites the files when this fails."""
     assert catalogue.snapshot(name) == snapshots.current(name)
+
+
+def test_a_cell_defined_in_a_function_reads_its_closure_and_only_a_typo_is_undefined(tmp_path):
+    """Free variables resolve from the enclosing function (closures), whatever their value."""
+    from .engine_helpers import check_source
+
+    source = (
+        "from mindspore import nn\n"
+        "def run(scale):\n"
+        "    bias = compute()\n"
+        "    class Net(nn.Cell):\n"
+        "        def construct(self, x):\n"
+        "            return x * scale + bias + offset_typo\n"
+        "    return Net()\n"
+    )
+    found = [(f.rule.symbol, f.args[0]) for f in check_source(tmp_path, source)]
+    assert found == [("undefined-name", "offset_typo")]
