@@ -53,7 +53,7 @@ class MindsporeApiFamily(Family):
         if qualified is None or not qualified.startswith("mindspore."):
             return
         found = lookup(qualified)
-        if found is not None and found[2] is None:
+        if found is not None and found[2] is None and not guarded_by_hasattr(node, ctx):
             module, member, _ = found
             ctx.report("mindspore-name-missing", node, ast.unparse(node), member, module, version(),
                        NAME_INSTEAD % version())
@@ -77,11 +77,26 @@ class MindsporeApiFamily(Family):
 
 
 def names_mindspore(node: ast.expr, ctx: FunctionContext) -> bool:
-    """Whether a name or attribute chain starts at a name imported from MindSpore: a test on the
-    import table, before the full qualification most chains do not need."""
+    """Whether a name or attribute chain starts at a name imported from MindSpore (and not
+    rebound in the function: `for ops in self.blocks`): a test on the import table, before the
+    full qualification most chains do not need."""
     while node.__class__ is ast.Attribute:
         node = node.value
-    return node.__class__ is ast.Name and ctx.module.imports.names.get(node.id, "").startswith("mindspore")
+    return (node.__class__ is ast.Name
+            and ctx.module.imports.names.get(node.id, "").startswith("mindspore")
+            and node.id not in ctx.values.local_names)
+
+
+def guarded_by_hasattr(node: ast.AST, ctx: FunctionContext) -> bool:
+    """Inside `if hasattr(ops, "name"):` (or its conditional expression): a version check."""
+    parent = ctx.values.parent(node)
+    while parent is not None and parent is not ctx.function.node:
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("hasattr", "getattr")
+                for n in ast.walk(parent.test)):
+            return True
+        parent = ctx.values.parent(parent)
+    return False
 
 
 def version() -> str:

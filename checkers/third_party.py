@@ -35,8 +35,10 @@ class ThirdPartyFamily(Family):
         qualified = ctx.qualify(node.func)
         if qualified is None:
             return
-        if qualified not in NON_GRAPH_BUILTINS and not ctx.engine.jit_modules.is_fallback(qualified):
-            return  # compiled: graph code, a project's own function, an installed library
+        if qualified not in NON_GRAPH_BUILTINS and (
+                not ctx.engine.jit_modules.is_fallback(qualified)
+                or ctx.model.project.find_module(qualified.split(".", 1)[0]) is not None):
+            return  # compiled: graph code, the project's own module (code.py), an installed library
         spelled = ast.unparse(node.func)
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if not any(ctx.is_variable(argument) for argument in arguments):

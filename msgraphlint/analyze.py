@@ -273,28 +273,33 @@ class Engine:
         self, files: Iterable[Path], raw: dict[Path, bytes] | None, record: bool, run: CheckRun,
         done: Callable[[int], None] | None,
     ) -> None:
-        reads = self.project.reads
         for path in files:
             if done is not None:
                 done(run.files)
             run.files += 1
             try:
-                if not record:
-                    run.findings.extend(self.check_file(path, (raw or {}).get(path)))
-                    continue
-                with reads.recording() as read:
-                    findings = self.check_file(path)
-                digest = self.project.source(path).digest
-                run.records[os.path.abspath(path)] = file_record(digest, findings, read)
-                run.findings.extend(findings)
-            except RecursionError:
-                # Deeply nested code that Python parses: analyse it again on a deeper stack.
                 try:
-                    run.findings.extend(check_deeply(self.check_file, path, (raw or {}).get(path)))
+                    self._check_one(path, raw, record, run, self.check_file)
                 except RecursionError:
-                    run.internal_errors.append(f"{path}: too deeply nested to analyse")
+                    # Deeply nested code that Python parses: analyse it again on a deeper stack.
+                    self._check_one(path, raw, record, run,
+                                    lambda p, r=None: check_deeply(self.check_file, p, r))
+            except RecursionError:
+                run.internal_errors.append(f"{path}: too deeply nested to analyse")
             except Exception as error:  # noqa: BLE001 - reported, and the run goes on
                 run.internal_errors.append(f"{path}: {type(error).__name__}: {error} (please report)")
+
+    def _check_one(self, path: Path, raw: dict[Path, bytes] | None, record: bool, run: CheckRun,
+                   check: Callable) -> None:
+        """One file's findings into ``run``; with ``record``, what they were computed from."""
+        if not record:
+            run.findings.extend(check(path, (raw or {}).get(path)))
+            return
+        with self.project.reads.recording() as read:
+            findings = check(path)
+        digest = self.project.source(path).digest
+        run.records[os.path.abspath(path)] = file_record(digest, findings, read)
+        run.findings.extend(findings)
 
     def may_hold_graph_code(self, path: Path, raw: bytes) -> bool:
         """A cheap text test: a file that can define no compiled root can only hold compiled code

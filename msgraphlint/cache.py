@@ -52,7 +52,7 @@ def tool_fingerprint() -> str:
     digest = hashlib.sha256(f"{FORMAT_VERSION}:{__version__}".encode())
     for package in (Path(__file__).parent, families):
         for path in sorted(package.rglob("*")):
-            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
                 digest.update(path.name.encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -131,8 +131,8 @@ ARITY_EXCEPTIONS = {"super": {1}}  # counts within the range the graph still ref
 # Methods of constant values that read them, and those that change them (the receiver is then
 # rebound to the changed copy).
 READING_METHODS = {
-    str: {"upper", "lower", "strip", "lstrip", "rstrip", "split", "join", "replace", "startswith",
-          "endswith", "find", "index", "count", "isdigit", "isalpha", "format"},
+    str: {"upper", "lower", "strip", "lstrip", "rstrip", "split", "join", "startswith",
+          "endswith", "find", "index", "count", "isdigit", "isalpha"},  # no replace/format: sizes
     tuple: {"index", "count"},
     list: {"index", "count", "copy"},
     dict: {"get", "keys", "values", "items", "copy", "fromkeys"},
@@ -158,9 +158,13 @@ def is_known(value: object) -> bool:
     return value.__class__ is Known
 
 
-def small(value: object, depth: int = 0) -> bool:
-    """A constant the interpreter may hold: of a folded type and within the size bounds."""
-    if depth > 8:
+def small(value: object, depth: int = 0, budget: list[int] | None = None) -> bool:
+    """A constant the interpreter may hold: of a folded type and within the size bounds (and
+    within a budget of elements looked at, so shared sub-lists are not walked again and again)."""
+    if budget is None:
+        budget = [MAX_LENGTH]
+    budget[0] -= 1
+    if depth > 8 or budget[0] < 0:
         return False
     if isinstance(value, bool) or value is None or isinstance(value, float):
         return True
@@ -169,14 +173,14 @@ def small(value: object, depth: int = 0) -> bool:
     if isinstance(value, str):
         return len(value) <= MAX_LENGTH
     if isinstance(value, (tuple, list)):
-        return len(value) <= MAX_LENGTH and all(small(v, depth + 1) for v in value)
+        return len(value) <= MAX_LENGTH and all(small(v, depth + 1, budget) for v in value)
     if isinstance(value, dict):
         return len(value) <= MAX_LENGTH and all(
-            small(k, depth + 1) and small(v, depth + 1) for k, v in value.items())
+            small(k, depth + 1, budget) and small(v, depth + 1, budget) for k, v in value.items())
     if isinstance(value, range):
         return all(small(v) for v in (value.start, value.stop, value.step))
     if isinstance(value, slice):
-        return all(small(v, depth + 1) for v in (value.start, value.stop, value.step))
+        return all(small(v, depth + 1, budget) for v in (value.start, value.stop, value.step))
     return False
 
 
@@ -313,7 +317,7 @@ class Interpreter:
                 over = self.expr(iterable, env)
                 self.forget(stmt, env)
                 if not (is_known(over) and isinstance(over.value, (tuple, list, range, str, dict))
-                        and len(over.value) == 0):
+                        and not over.value):
                     self.bind(target, UNKNOWN, env)
                     self.block(body, dict(env))
                 self.block(orelse, env)
@@ -458,8 +462,21 @@ class Interpreter:
         return self.apply(node, UNARY[type(node.op)], value) if is_known(value) else UNKNOWN
 
     def _boolop(self, node: ast.BoolOp, env, depth) -> object:
-        results = [self.expr(item, env, depth + 1) for item in node.values]
+        """`a and b`: b is not evaluated once a known a decides (`k in d and d[k] > 0`)."""
+        results = []
+        stops_on = node.op.__class__ is ast.Or  # `or` stops at a true operand, `and` at a false one
+        for item in node.values:
+            value = self.expr(item, env, depth + 1)
+            results.append(value)
+            if is_known(value):
+                try:
+                    if bool(value.value) is stops_on:
+                        return value if len(results) == 1 or all(is_known(r) for r in results) else UNKNOWN
+                except Exception:  # noqa: BLE001 - an odd constant: undecided
+                    break
         self.tensor_bool_operator(node, results)
+        if all(is_known(r) for r in results):
+            return results[-1]
         return UNKNOWN
 
     def _compare(self, node: ast.Compare, env, depth) -> object:
@@ -529,7 +546,7 @@ class Interpreter:
                 continue
             if name in assigned_names(self.module, enclosing):
                 value = _single_assignment_in(self.module, enclosing, name)
-                return self.constant(value, 0) if value is not None else UNKNOWN
+                return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
             if name in {arg for arg in bound_names(enclosing.args)}:
                 return UNKNOWN
         if name in self.module.imports.names:
@@ -537,9 +554,10 @@ class Interpreter:
             return TENSOR_CLASS if qualified in TENSOR_CLASSES else UNKNOWN
         values = self.module.assignments.get(name)
         if values is not None:
-            if len(values) != 1 or _declared_global(self.module, name):
+            if (len(values) != 1 or _declared_global(self.module, name)
+                    or name in _other_module_bindings(self.module)):
                 return UNKNOWN
-            return self.constant(values[0], 0)
+            return _unchangeable(self.constant(values[0], 0))
         qualified = self.module.imports.qualify(ast.Name(id=name))
         if qualified and qualified.startswith("builtins."):
             return Builtin(name)
@@ -652,6 +670,8 @@ class Interpreter:
     def binary(self, node: ast.AST, op: type, left: object, right: object) -> object:
         if not (is_known(left) and is_known(right)) or _too_big(op, left.value, right.value):
             return UNKNOWN
+        if op is ast.Mod and isinstance(left.value, str) and "*" in left.value:
+            return UNKNOWN  # "%*d" % (width, n): a width from the data, of any size
         if op is ast.Pow and isinstance(right.value, float) and isinstance(left.value, (int, float)) and left.value < 0:
             return UNKNOWN  # Python gives a complex number; the graph does not
         result = self.apply(node, BINARY[op], left, right)
@@ -672,7 +692,10 @@ class Interpreter:
             if not (is_known(current) and is_known(right)):
                 return UNKNOWN
             if op.__class__ in (ast.Is, ast.IsNot):
-                return UNKNOWN  # identity of folded constants is the compiler's own business
+                # `mask is not None`: decided for None and the bools; other identities of folded
+                # constants are the compiler's own business
+                if not any(v.value is None or type(v.value) is bool for v in (current, right)):
+                    return UNKNOWN
             outcome = self.apply(node, COMPARE[type(op)], current, right)
             if not is_known(outcome):
                 return UNKNOWN
@@ -765,6 +788,8 @@ class Interpreter:
             return UNKNOWN
         if callee.name == "range" and not self.range_fits(node, [a.value for a in args]):
             return UNKNOWN
+        if callee.name == "pow" and (len(args) != 2 or _too_big(ast.Pow, args[0].value, args[1].value)):
+            return UNKNOWN
         if callee.name in ("getattr", "hasattr"):
             return UNKNOWN
         if args and any(isinstance(a.value, (tuple, list, dict, str, range)) and len(a.value) > MAX_LENGTH
@@ -772,15 +797,19 @@ class Interpreter:
             return UNKNOWN
         return self.apply(node, function, *args)
 
+    def value_of(self, node: ast.expr) -> object:
+        """The value already evaluated for a node (keywords are evaluated with their call)."""
+        return self.result.value(node)
+
     def range_fits(self, node: ast.Call, bounds: list[object]) -> bool:
         """make_range walks the range in int64 and fails when a step passes its limits."""
         if not all(type(b) is int for b in bounds):
             return True  # Python's own TypeError follows
         try:
             steps = range(*bounds)
-        except ValueError:
+            past = steps[-1] + steps.step if steps else None  # `if steps`: no len() overflow
+        except (ValueError, OverflowError):
             return True
-        past = steps[-1] + steps.step if len(steps) else None
         if any(not INT64_MIN <= b <= INT64_MAX for b in bounds) or (
                 past is not None and not INT64_MIN <= past <= INT64_MAX):
             self.fail(node, "operation", ValueError(
@@ -801,7 +830,8 @@ class Interpreter:
     def tensor(self, node: ast.Call, args: list[object]) -> TensorValue:
         """Tensor(data[, dtype]): its dtype and shape where the data says (ints give int64,
         floats float32, a numpy array keeps its own)."""
-        constant = all(is_known(a) or a.__class__ is ArrayValue for a in args)
+        keywords = [self.value_of(k.value) for k in node.keywords if k.arg not in ("dtype", "const_arg")]
+        constant = all(is_known(a) or a.__class__ is ArrayValue for a in [*args, *keywords])
         if len(node.args) != 1 or any(k.arg not in ("dtype", "const_arg") for k in node.keywords):
             return TensorValue(constant)
         dtype = self.dtype_of(node)
@@ -910,6 +940,39 @@ def _base_name(node: ast.expr) -> tuple[str, ...]:
     return (node.id,) if node.__class__ is ast.Name else ()
 
 
+def _unchangeable(value: object) -> object:
+    """A module's or closure's constant, if nothing can change it in place: a list or a dict
+    may be filled elsewhere (REGISTRY["relu"] = ..., ITEMS.append(3))."""
+    return value if not is_known(value) or _immutable(value.value) else UNKNOWN
+
+
+def _other_module_bindings(module: ModuleInfo) -> frozenset[str]:
+    """Names the module binds other than by `name = value`: loops, with, augmented assignments,
+    imports, definitions (a constant rebound so is no constant)."""
+    def collect(tree: ast.AST) -> frozenset[str]:
+        names: set[str] = set()
+        pending = list(tree.body)
+        while pending:
+            stmt = pending.pop()
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(stmt.name)
+                continue
+            if not isinstance(stmt, ast.Assign):
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                        names.add(node.id)
+                    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                        names.update(bound_names(node))
+            for name in STATEMENT_BLOCKS:
+                pending.extend(getattr(stmt, name, None) or [])
+        return frozenset(names)
+
+    return module.derived("other module bindings", module.tree, collect)
+
+
+STATEMENT_BLOCKS = ("body", "orelse", "finalbody")
+
+
 def _immutable(value: object) -> bool:
     if isinstance(value, tuple):
         return all(_immutable(v) for v in value)
@@ -989,6 +1052,7 @@ def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
 
 OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
 CONSTRUCTOR_NAMES = frozenset({"Tensor", "array", "asarray", "zeros", "ones", "empty"})
+CONSTRUCTOR_QUALNAMES = TENSOR_CLASSES | NUMPY_FILLED | NUMPY_FROM_DATA  # `Tensor as T`
 
 
 def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
@@ -1011,7 +1075,8 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
         if cls is ast.Call:
             func = node.func
             if func.__class__ is ast.Name:
-                if func.id in CONSTRUCTOR_NAMES or func.id == "getattr" or _wrong_count(node):
+                if (func.id in CONSTRUCTOR_NAMES or func.id == "getattr" or _wrong_count(node)
+                        or module.imports.names.get(func.id) in CONSTRUCTOR_QUALNAMES):
                     return True
                 if func.id in PURE_BUILTINS:
                     calls.append(node)
@@ -1021,6 +1086,8 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             for target in node.targets:
                 if target.__class__ is ast.Name:
                     assigned.setdefault(target.id, []).append(node.value)
+        elif cls is ast.AnnAssign and node.value is not None and node.target.__class__ is ast.Name:
+            assigned.setdefault(node.target.id, []).append(node.value)
     positional = [*function.args.posonlyargs, *function.args.args]
     holders = {*CONSTANT_MODULES, *([positional[0].arg] if positional else [])}  # self, sys, math
     constant_names = _constant_names(assigned, holders)
@@ -1057,11 +1124,14 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
         if node.__class__ is ast.UnaryOp and node.op.__class__ is ast.Not:
             continue
         if node.__class__ is ast.Attribute:
-            # a lookup fails only on a known receiver (self itself never is one)
+            # a lookup fails only on a known receiver (self itself never is one; self.mode may be)
             receiver = node.value
             if receiver.__class__ is ast.Name and receiver.id in holders:
                 continue
-            if maybe_constant(receiver) and receiver.__class__ is not ast.Attribute:
+            if maybe_constant(receiver):
+                return True
+        elif node.__class__ is ast.AugAssign:
+            if maybe_constant(node.target) and maybe_constant(node.value):
                 return True
         elif isinstance(node, OPERATIONS):
             if _harmless_arithmetic(node):
@@ -1099,7 +1169,13 @@ def _harmless_arithmetic(node: ast.AST) -> bool:
             return False
         if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0:
             return False
-        return not isinstance(node.op, (ast.Pow, ast.LShift)) or abs(right) < 64
+        if isinstance(node.op, (ast.Pow, ast.LShift)) and abs(right) >= 64:
+            return False
+        try:  # the graph's ints are int64: a literal sum past it fails while folding
+            result = BINARY[type(node.op)](left, right)
+        except Exception:  # noqa: BLE001
+            return False
+        return not isinstance(result, int) or INT64_MIN <= result <= INT64_MAX
     return False
 
 

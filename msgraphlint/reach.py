@@ -706,10 +706,12 @@ class ReachModel:
             return True
         compiled = CompiledFunction(owner.module, node, owner,
                                     Target(node.name, "cell", owner.module, node, owner))
+        classes = self.mro(owner)  # a base class's Parameters and methods count too
         values = FunctionValues(  # every parameter a variable: true of any caller
             node, owner.module, is_method=not is_static(node),
-            parameter_attrs=owner.parameter_attrs, method_names=frozenset(owner.methods),
-            static_attrs=owner.static_primitive_attrs,
+            parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
+            method_names=frozenset(name for c in classes for name in c.methods),
+            static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr))
         kinds = [_kind_of(r.value, values) for r in returns]
         return _join_kinds(kinds)

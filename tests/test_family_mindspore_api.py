@@ -53,3 +53,16 @@ def test_api_the_target_version_lacks_is_reported(tmp_path, line, symbol):
 )
 def test_calls_that_bind_or_cannot_be_judged_are_not_reported(tmp_path, line):
     assert flagged(tmp_path, line) == set()
+
+
+def test_a_version_guard_and_a_local_name_are_not_missing_api(tmp_path):
+    body = """
+class Net(nn.Cell):
+    def construct(self, x):
+        if hasattr(ops, "fancy_op"):
+            x = ops.fancy_op(x)
+        for ops in self.blocks:
+            x = ops.forward_block(x)
+        return x
+"""
+    assert findings_on_lines(tmp_path, HEADER, body, SYMBOLS) == set()

@@ -129,3 +129,18 @@ def test_a_bad_jit_module_list_is_a_clean_configuration_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.msgraphlint]\njit-modules = "einops"\n')
     with pytest.raises(ConfigError, match="jit-modules"):
         from_pyproject(tmp_path / "pyproject.toml")
+
+
+def test_a_project_module_named_like_the_standard_library_is_compiled(tmp_path):
+    """MindSpore decides by the module's file: the project's own code.py is compiled code."""
+    from .engine_helpers import check_source
+
+    (tmp_path / "code.py").write_text("def scale(x):\n    return x * 2\n")
+    source = (
+        "from mindspore import nn\n"
+        "from code import scale\n"
+        "class Net(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        return scale(x)\n"
+    )
+    assert [f.rule.symbol for f in check_source(tmp_path, source)] == []

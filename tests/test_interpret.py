@@ -144,3 +144,74 @@ def test_module_constants_are_known(tmp_path):
     """)
     assert [f.rule.symbol for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES] == [
         "constant-operation-error"]
+
+
+def test_is_none_decides_a_branch_and_and_stops_early(tmp_path):
+    """`mask is not None` with the caller's default None drops the branch; `k in d and d[k]`
+    does not index a key that is not there."""
+    source = HEADER + textwrap.dedent("""
+        CFG = {"a": 1}
+
+        def run():
+            class Net(nn.Cell):
+                def construct(self, x, mask=None):
+                    if mask is not None:
+                        x = x * mask.astype(x.dtype)
+                    if "b" in CFG and CFG["b"] > 0:
+                        x = x + 1
+                    return x
+            Net()(Tensor([1.0]))
+    """)
+    assert [f.rule.symbol for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES] == []
+
+
+def test_module_containers_filled_elsewhere_and_rebound_names_are_not_constants(tmp_path):
+    source = HEADER + textwrap.dedent("""
+        REGISTRY = {}
+        REGISTRY["relu"] = 1
+        ITEMS = [1]
+        ITEMS.append(3)
+        SCALE = "x"
+        for SCALE in (1, 2):
+            pass
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x, REGISTRY["relu"], ITEMS[1], SCALE + 1
+    """)
+    assert [f.rule.symbol for f in check_source(tmp_path, source) if f.rule.symbol in CONSTANT_RULES] == []
+
+
+def test_a_range_longer_than_the_platform_can_count_is_no_internal_error(tmp_path):
+    import sys
+
+    source = "import sys\n" + HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def construct(self, x):
+                for i in range(-sys.maxsize - 1, sys.maxsize):
+                    x = x + i
+                return x, pow(3, 10 ** 7), "%*d" % (10 ** 9, 1)
+    """)
+    check_source(tmp_path, source)  # must return (the range is refused by make_range elsewhere)
+    assert sys.maxsize > 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a = 1\na += 'px'\nreturn x",
+        "a: str = 'px'\nreturn x, a.shape",
+        "return x, 9223372036854775807 + 1",
+    ],
+)
+def test_the_shortcut_that_skips_functions_keeps_what_the_interpreter_finds(tmp_path, body):
+    assert len(flagged(tmp_path, body)) == 1
+
+
+def test_a_tensor_class_imported_under_another_name_is_a_tensor(tmp_path):
+    source = "from mindspore import Tensor as T\n" + HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x + T([1.0, 2.0]).shapee
+    """)
+    assert [f.rule.symbol for f in check_source(tmp_path, source)] == ["tensor-attribute-error"]
