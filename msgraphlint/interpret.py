@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from .project import ModuleInfo, bound_names
-from .reach import CompiledFunction, ReachModel, driver_context
+from .reach import CompiledFunction, ReachModel, driver_context, single_assignment
 
 # ----- values -----------------------------------------------------------------------------
 
@@ -81,7 +81,7 @@ class Failure:
     """An operation the compiler rejects while folding it."""
 
     node: ast.AST
-    kind: str  # "operation" | "attribute" | "arity"
+    kind: str  # "operation" | "attribute" | "arity" | "join" | "tensor-bool"
     error: str  # the exception Python (and the compiler) raises
     detail: str  # its message
     subject: str = ""  # for attributes: the type of the value and the attribute read
@@ -235,7 +235,8 @@ def _too_big(op: type, left: object, right: object) -> bool:
 class Evaluation:
     """The values the compiler folds in one compiled function, and what fails while folding."""
 
-    values: dict[int, object] = field(default_factory=dict)  # id(expr) -> Known / TensorValue
+    # id(expr) -> Known / TensorValue / ArrayValue / Builtin (unknown values are left out)
+    values: dict[int, object] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     # (node, attribute) for every attribute read of a value known to be a tensor
     tensor_lookups: list[tuple[ast.AST, str]] = field(default_factory=list)
@@ -270,9 +271,11 @@ class Interpreter:
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         values: dict[str, object] = {arg.arg: UNKNOWN for arg in every}
         if self.compiled.is_root:
-            for name, expr in self.model.driver_arguments(self.compiled.target).items():
+            arguments = self.model.driver_arguments(self.compiled.target)
+            if arguments:
                 context = driver_context(self.model, self.compiled.target)
-                values[name] = self.driver_value(expr, context, 0)
+                for name, expr in arguments.items():
+                    values[name] = self.driver_value(expr, context, 0)
         return values
 
     def block(self, body: list[ast.stmt], env: dict[str, object]) -> bool:
@@ -430,12 +433,6 @@ class Interpreter:
             self.result.values[id(node)] = value
         return value
 
-    def _constant(self, node: ast.Constant, env, depth) -> object:
-        return known(node.value)
-
-    def _name(self, node: ast.Name, env, depth) -> object:
-        return self.name(node.id, env)
-
     def _sequence(self, node: ast.Tuple | ast.List, env, depth) -> object:
         values = [self.expr(e, env, depth + 1) for e in node.elts]
         if all(is_known(v) for v in values):
@@ -545,10 +542,8 @@ class Interpreter:
             if isinstance(enclosing, ast.ClassDef):
                 continue
             if name in assigned_names(self.module, enclosing):
-                value = _single_assignment_in(self.module, enclosing, name)
+                value = single_assignment(self.module, enclosing, name)
                 return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
-            if name in {arg for arg in bound_names(enclosing.args)}:
-                return UNKNOWN
         if name in self.module.imports.names:
             qualified = self.module.imports.names[name]
             return TENSOR_CLASS if qualified in TENSOR_CLASSES else UNKNOWN
@@ -633,7 +628,7 @@ class Interpreter:
         if depth > 8:
             return UNKNOWN
         if isinstance(expr, ast.Name):
-            value = _single_assignment_in(module, function, expr.id)
+            value = single_assignment(module, function, expr.id)
             return self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
         if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) in TENSOR_CLASSES:
             data = self.driver_value(expr.args[0], driver, depth + 1) if expr.args else UNKNOWN
@@ -790,8 +785,6 @@ class Interpreter:
             return UNKNOWN
         if callee.name == "pow" and (len(args) != 2 or _too_big(ast.Pow, args[0].value, args[1].value)):
             return UNKNOWN
-        if callee.name in ("getattr", "hasattr"):
-            return UNKNOWN
         if args and any(isinstance(a.value, (tuple, list, dict, str, range)) and len(a.value) > MAX_LENGTH
                         for a in args):
             return UNKNOWN
@@ -875,12 +868,9 @@ class Interpreter:
                 f"converts to a Python scalar, not shape {value.shape}"))
 
     def arity_fits(self, node: ast.Call, name: str, count: int) -> bool:
-        bounds = BUILTIN_ARITY.get(name)
-        if bounds is None:
+        if not arity_refused(name, count):
             return True
-        fewest, most = bounds
-        if fewest <= count and (most is None or count <= most) and count not in ARITY_EXCEPTIONS.get(name, ()):
-            return True
+        fewest, most = BUILTIN_ARITY[name]
         if most is None:
             takes = f"at least {fewest}"
         elif name in ARITY_EXCEPTIONS:
@@ -923,8 +913,8 @@ class Interpreter:
 
 TENSOR_CLASS = Builtin("mindspore.Tensor")
 EXPRESSION_HANDLERS = {
-    ast.Name: Interpreter._name, ast.Attribute: Interpreter._attribute, ast.Call: Interpreter._call,
-    ast.Constant: Interpreter._constant, ast.BinOp: Interpreter._binop,
+    # names and constants are handled in Interpreter.expr itself
+    ast.Attribute: Interpreter._attribute, ast.Call: Interpreter._call, ast.BinOp: Interpreter._binop,
     ast.Subscript: Interpreter._subscript, ast.Tuple: Interpreter._sequence,
     ast.List: Interpreter._sequence, ast.Compare: Interpreter._compare,
     ast.UnaryOp: Interpreter._unaryop, ast.BoolOp: Interpreter._boolop, ast.Dict: Interpreter._dict,
@@ -1017,23 +1007,6 @@ def assigned_names(module: ModuleInfo, function: ast.AST) -> frozenset[str]:
 BINDING_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom,
                  ast.ExceptHandler, ast.Global, ast.Nonlocal, ast.arguments, ast.MatchAs,
                  ast.MatchStar, ast.MatchMapping)
-
-
-def _single_assignment_in(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when that is the function's only binding of the name."""
-    if name in set(bound_names(function.args)):
-        return None
-    found: ast.expr | None = None
-    parents = module.parents(function)
-    for node in module.body_nodes(function):
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
-            parent = parents.get(id(node))
-            if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
-                return None
-            found = parent.value
-    return found
 
 
 def _declared_global(module: ModuleInfo, name: str) -> bool:
@@ -1147,15 +1120,20 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
 NEVER_FAILING = frozenset({ast.BoolOp})
 
 
-def _wrong_count(call: ast.Call) -> bool:
-    """A builtin call whose positional count the graph refuses (see Interpreter.arity_fits)."""
-    bounds = BUILTIN_ARITY.get(call.func.id)
-    if bounds is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+def arity_refused(name: str, count: int) -> bool:
+    """Whether the graph refuses ``count`` positional arguments to the builtin ``name``."""
+    bounds = BUILTIN_ARITY.get(name)
+    if bounds is None:
         return False
     fewest, most = bounds
-    count = len(call.args)
-    return count < fewest or (most is not None and count > most) or count in ARITY_EXCEPTIONS.get(
-        call.func.id, ())
+    return count < fewest or (most is not None and count > most) or count in ARITY_EXCEPTIONS.get(name, ())
+
+
+def _wrong_count(call: ast.Call) -> bool:
+    """A builtin call whose positional count the graph refuses (no keywords, no *args)."""
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    return arity_refused(call.func.id, len(call.args))
 
 
 def _harmless_arithmetic(node: ast.AST) -> bool:

@@ -410,11 +410,12 @@ class ModuleInfo:
         if not _INDENTED_CLASS.search(self.source.text or ""):
             return []
         module_level = {id(cls.node) for cls in self.classes.values()}
-        return [
+        found = [
             ClassInfo(self, node, scope)
             for node, scope in self.definition_scopes.values()
             if isinstance(node, ast.ClassDef) and id(node) not in module_level
         ]
+        return sorted(found, key=lambda cls: (cls.node.lineno, cls.node.col_offset))
 
     @cached_property
     def definition_scopes(self) -> dict[int, tuple[ast.AST, tuple[ast.AST, ...]]]:
@@ -460,9 +461,10 @@ class ModuleInfo:
         looking into nested definitions: what a closure sees of that function."""
         def collect(function: ast.AST) -> dict[str, ast.AST]:
             found: dict[str, ast.AST] = {}
-            for node, enclosing in self.definition_scopes.values():
-                if enclosing and enclosing[-1] is function:
-                    found[node.name] = node
+            inside = [node for node, enclosing in self.definition_scopes.values()
+                      if enclosing and enclosing[-1] is function]
+            for node in sorted(inside, key=lambda n: (n.lineno, n.col_offset)):  # the last wins
+                found[node.name] = node
             return found
         return self.derived("local definitions", scope, collect)
 

@@ -1295,19 +1295,22 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
         case ast.Dict(keys=keys, values=values) if None not in keys:
             return all(_driver_constant(e, module, driver, depth + 1) for e in [*keys, *values])
         case ast.Name(id=name):
-            values = _single_assignment(module, driver, name)
+            values = single_assignment(module, driver, name)
             return values is not None and _driver_constant(values, module, driver, depth + 1)
     return False
 
 
-def _single_assignment(module: ModuleInfo, driver: ast.AST, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when that is the driver's only binding of the name."""
-    found: ast.expr | None = None
-    parents = module.parents(driver)
-    params = driver.args if isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-    if params is not None and name in set(bound_names(params)):
+def single_assignment(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when that is the function's only binding of the name (not a
+    parameter, loop variable, unpacking target, global or nonlocal)."""
+    args = getattr(function, "args", None)
+    if args is not None and name in set(bound_names(args)):
         return None
-    for node in module.nodes(driver):
+    found: ast.expr | None = None
+    parents = module.parents(function)
+    for node in module.body_nodes(function):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
             parent = parents.get(id(node))
             if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
