@@ -9,6 +9,7 @@ buffer under ``--from-stdin``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pylint.checkers import BaseChecker
@@ -18,6 +19,7 @@ from pylint.interfaces import HIGH
 from . import catalogue
 from .analyze import Engine, Family
 from .catalogue import Level, Severity
+from .config import ConfigError, environment_level
 from .checkers import FAMILIES
 from .findings import Finding
 from .pipeline import check_buffer, new_engine
@@ -102,7 +104,11 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
             config = self.linter.config
             level = Level(getattr(config, "msgraph_syntax_level", "lax"))
             device = getattr(config, "msgraph_device", "CPU")
+            forced = environment_level_or_none()
             for finding in SHARED.findings(node):
+                if forced is not None and finding.target:
+                    # MS_DEV_JIT_SYNTAX_LEVEL: every graph at that level, as MindSpore reads it
+                    finding, level = replace(finding, level_override=forced), forced
                 # Suppressed ones are left out: pylint applies its own pragmas again, and only the
                 # engine reads the `# msgraphlint: disable=` spelling.
                 if finding.rule_id not in self.msgs or finding.suppressed:
@@ -119,6 +125,15 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
 
     FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{family.__name__}Checker"
     return FamilyChecker
+
+
+def environment_level_or_none() -> Level | None:
+    """MS_DEV_JIT_SYNTAX_LEVEL, as the CLI reads it; a bad value is left to the CLI to report
+    (an editor's lint run has nowhere to say it)."""
+    try:
+        return environment_level()
+    except ConfigError:
+        return None
 
 
 def register(linter) -> None:
