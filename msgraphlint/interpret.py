@@ -7,9 +7,13 @@ with three kinds of value:
 
 - ``Known(value)``: a Python constant the compiler folds (scalars, strings, None, and tuples,
   lists, dicts, slices and ranges of them);
-- ``TensorValue``: a tensor (built with ``Tensor(...)`` in the graph, or passed in by a caller);
+- ``TensorValue``: a tensor (built with ``Tensor(...)`` in the graph, or passed in by a caller),
+  with the dtype and shape its construction shows; ``ArrayValue`` likewise for numpy arrays;
 - ``UNKNOWN``: anything else. Precision first: an operation is judged only when every operand
   is known, and a name any branch or loop may change is unknown after it.
+
+``may_fold_something`` is a syntactic over-approximation of where the interpreter can find
+anything; the other functions (two thirds of a model zoo's) are not interpreted.
 
 Where Python itself rejects an operation on known values, the failure is recorded with Python's
 exception: the compiler folds the same operation and fails the same way (probed with 2.10; see
