@@ -61,7 +61,6 @@ JIT_CLASS = "mindspore.jit_class"
 # `x.attr = ...` and `x.attr += ...`: the dot, the name and the assignment.
 TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
-SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
 _LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
 _SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
@@ -344,27 +343,9 @@ def scope_bindings(tree: ast.Module, has_global: bool = True):
 
 
 def enclosing_functions(module: ModuleInfo, node: ast.AST) -> list[ast.AST]:
-    """The functions (and lambdas) that contain ``node``: their names are closure variables.
-    Methods and module functions have none, which spares the walk for almost every target."""
-    if any(node is f for f in module.functions.values()) or any(
-        node is m for cls in module.classes.values() for m in cls.methods.values()
-    ):
-        return []
-    path: list[ast.AST] = []
-
-    def search(current: ast.AST, trail: list[ast.AST]) -> bool:
-        for child in ast.iter_child_nodes(current):
-            if child is node:
-                path.extend(trail)
-                return True
-            inner = [*trail, child] if isinstance(child, SCOPES) else trail
-            if search(child, inner):
-                return True
-        return False
-
-    search(module.tree, [])
-    return path
-
+    """The functions that contain ``node``, outermost first: their names are closure variables.
+    (The project model's definition scopes; classes in between are no closure scope.)"""
+    return [d for d in module.scope_of(node) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 def is_cell_itself(cls: ClassInfo) -> bool:
     return canonical(f"{cls.module.name}.{cls.name}") == CELL_BASE

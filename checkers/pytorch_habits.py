@@ -13,7 +13,7 @@ import ast
 
 from msgraphlint.analyze import CellContext, Family, FunctionContext
 from msgraphlint.project import ClassInfo
-from msgraphlint.reach import CELL_BASE
+from msgraphlint.reach import CELL_BASE, is_static
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -56,7 +56,7 @@ class PytorchHabitsFamily(Family):
         forward = cls.methods.get("forward")
         if forward is None or ctx.model.find_method(cls, "construct") is not None:
             return
-        if is_static_method(forward):
+        if is_static(forward):
             # `@staticmethod forward(ctx, ...)`: a torch.autograd.Function port used through
             # `.apply`, never called as a Cell; renaming it to construct would not fix it.
             return
@@ -134,6 +134,3 @@ def has_foreign_base(cls: ClassInfo, ctx: CellContext) -> bool:
                 return True
     return False
 
-
-def is_static_method(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)

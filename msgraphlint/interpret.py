@@ -945,26 +945,19 @@ def _other_module_bindings(module: ModuleInfo) -> frozenset[str]:
     imports, definitions (a constant rebound so is no constant)."""
     def collect(tree: ast.AST) -> frozenset[str]:
         names: set[str] = set()
-        pending = list(tree.body)
-        while pending:
-            stmt = pending.pop()
+        for stmt in tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(stmt.name)
-                continue
-            if not isinstance(stmt, ast.Assign):
-                for node in ast.walk(stmt):
+            elif not isinstance(stmt, ast.Assign):
+                for node in ast.walk(stmt):  # an if/try/for at module level, with its blocks
                     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                         names.add(node.id)
-                    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    elif isinstance(node, (ast.Import, ast.ImportFrom,
+                                           ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                         names.update(bound_names(node))
-            for name in STATEMENT_BLOCKS:
-                pending.extend(getattr(stmt, name, None) or [])
         return frozenset(names)
 
     return module.derived("other module bindings", module.tree, collect)
-
-
-STATEMENT_BLOCKS = ("body", "orelse", "finalbody")
 
 
 def _immutable(value: object) -> bool:

@@ -430,14 +430,7 @@ class ModuleInfo:
                 if isinstance(stmt, DEFINITION_STATEMENTS):
                     found[id(stmt)] = (stmt, scope)
                     inner = (*scope, stmt)
-                for name in STATEMENT_BODIES:
-                    block = getattr(stmt, name, None)
-                    if block:
-                        pending.append((block, inner))
-                for handler in getattr(stmt, "handlers", ()):
-                    pending.append((handler.body, inner))
-                for case in getattr(stmt, "cases", ()):
-                    pending.append((case.body, inner))
+                pending.extend((block, inner) for block in statement_blocks(stmt))
         return found
 
     def scope_of(self, definition: ast.AST) -> tuple[ast.AST, ...]:
@@ -512,7 +505,14 @@ class ModuleInfo:
 
 DEFINITION_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
-STATEMENT_BODIES = ("body", "orelse", "finalbody")
+def statement_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists directly inside a statement: bodies, else and finally blocks, except
+    handlers and match cases (a walk of statements, not of every expression)."""
+    blocks = [block for name in ("body", "orelse", "finalbody") if (block := getattr(stmt, name, None))]
+    blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+    blocks.extend(case.body for case in getattr(stmt, "cases", ()))
+    return blocks
+
 _INDENTED_CLASS = re.compile(r"^[ \t]+class[ \t]+\w", re.M)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from .catalogue import Level
 from .project import (
     ClassInfo, ModuleInfo, Project, bound_names, construct_without_self, may_define_targets,
+    statement_blocks,
 )
 from .source import content_digest
 from .values import FunctionValues
@@ -1132,12 +1133,7 @@ def _import_lines(module: ModuleInfo) -> frozenset[int]:
                 if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                     found.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
                     continue
-                for name in ("body", "orelse", "finalbody"):
-                    block = getattr(stmt, name, None)
-                    if block:
-                        pending.append(block)
-                pending.extend(handler.body for handler in getattr(stmt, "handlers", ()))
-                pending.extend(case.body for case in getattr(stmt, "cases", ()))
+                pending.extend(statement_blocks(stmt))
         return frozenset(found)
 
     return module.derived("import lines", module.tree, lines)
