@@ -116,6 +116,7 @@ class ReachModel:
     _return_kinds: dict[int, object] = field(default_factory=dict)
     _returns_pending: set[int] = field(default_factory=set)
     _returns_by_attr: dict[tuple[int, str], object] = field(default_factory=dict)
+    _host_returns: dict[int, object] = field(default_factory=dict)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
@@ -135,7 +136,7 @@ class ReachModel:
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
                       self._dead, self._module_cell_methods, self._importers, self._holders,
                       self._driver_calls, self.evaluations, self._return_kinds,
-                      self._returns_by_attr)
+                      self._returns_by_attr, self._host_returns)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -671,6 +672,7 @@ class ReachModel:
             variable_params=compiled.variable_params,
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr),
+            host_returns=lambda call: self.host_return_kinds(compiled.module, compiled.node, call),
         )
 
     def return_kinds(self, compiled: CompiledFunction, attr: str) -> object:
@@ -784,21 +786,53 @@ class ReachModel:
                 continue
             if isinstance(func, ast.Name) and func.id in self.values(caller).local_names:
                 continue  # a parameter, local variable or nested def (walked with the caller)
-            if isinstance(func, ast.Name) and (scope := module.scope_of(node)):
-                # a function the enclosing function defines (a closure): compiled like any other
-                local = module.visible_definition(func.id, scope)
-                if isinstance(local, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    if not is_host_evaluated(local, module):
-                        yield CallEdge(module, local, None, func.id, call, False)
-                    continue
-                if local is not None:
-                    continue  # a class defined in the enclosing function
-            qualified = module.imports.qualify(func)
-            if qualified and not qualified.startswith("builtins.") and qualified not in JIT_DECORATORS:
-                if (found := self._resolve_function(qualified, module)) is not None:
-                    callee_module, callee, cls, label = found
-                    if not is_host_evaluated(callee, callee_module):
-                        yield CallEdge(callee_module, callee, cls, label, call, False)
+            if (found := self._plain_callee(module, node, func)) is not None:
+                callee_module, callee, cls, label = found
+                if not is_host_evaluated(callee, callee_module):
+                    yield CallEdge(callee_module, callee, cls, label, call, False)
+
+    def _plain_callee(self, module: ModuleInfo, node: FunctionNode, func: ast.expr):
+        """The project function that ``f(...)`` or ``pkg.f(...)`` in ``node`` runs, when ``f`` is
+        not one of node's own names: (module, function, class, label), or None."""
+        if isinstance(func, ast.Name) and (scope := module.scope_of(node)):
+            # a function the enclosing function defines (a closure): compiled like any other
+            local = module.visible_definition(func.id, scope)
+            if isinstance(local, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return module, local, None, func.id
+            if local is not None:
+                return None  # a class defined in the enclosing function
+        qualified = module.imports.qualify(func)
+        if qualified and not qualified.startswith("builtins.") and qualified not in JIT_DECORATORS:
+            return self._resolve_function(qualified, module)
+        return None
+
+    def host_return_kinds(self, module: ModuleInfo, node: FunctionNode, call: ast.Call) -> object:
+        """Which of what a project function called as ``call`` in ``node`` gives back is a host
+        value made from a variable (``np.zeros(n)`` with a variable n), whatever it is passed:
+        True, False, or a list per element of a returned tuple (as return_kinds). Cached per
+        called function."""
+        found = self._plain_callee(module, node, call.func)
+        if found is None or found[2] is not None:
+            return False  # not the project's, or a method called through its class
+        callee_module, callee = found[0], found[1]
+        key = id(callee)
+        if key in self._returns_pending:
+            return False  # recursion: say nothing
+        self._returns_pending.add(key)
+        try:
+            return self.memo(self._host_returns, key,
+                             lambda: self._find_host_returns(callee_module, callee))
+        finally:
+            self._returns_pending.discard(key)
+
+    def _find_host_returns(self, module: ModuleInfo, node: FunctionNode) -> object:
+        returns = [n for n in module.body_nodes(node) if isinstance(n, ast.Return)]
+        if not returns or any(r.value is None for r in returns):
+            return False
+        values = FunctionValues(  # every parameter a variable: true of any caller
+            node, module, is_method=False,
+            host_returns=lambda call: self.host_return_kinds(module, node, call))
+        return _join_kinds([_host_kind(r.value, values) for r in returns])
 
     def _wrapped_function(self, func: ast.expr, caller: CompiledFunction):
         """``ms.grad(fn)(x)``, or ``grad_fn(x)`` after ``grad_fn = ms.value_and_grad(fn, ...)``
@@ -1327,6 +1361,13 @@ def _kind_of(value: ast.expr, values: FunctionValues) -> object:
     if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
         return [_kind_of(element, values) for element in value.elts]
     return values.is_variable(value)
+
+
+def _host_kind(value: ast.expr, values: FunctionValues) -> object:
+    """True for a host value made from a variable, a list per element for a tuple."""
+    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return [_host_kind(element, values) for element in value.elts]
+    return values.is_host(value)
 
 
 def _join_kinds(kinds: list[object]) -> object:

@@ -28,6 +28,17 @@ NON_GRAPH_BUILTINS = frozenset(
         "builtins.hex", "builtins.oct", "builtins.id",
     }
 )
+# What makes a host value (a numpy array, a Python list) out of a variable at run time: its length
+# and shape depend on the data, unlike a tensor's, which the compiler knows.
+HOST_PACKAGES = ("numpy.", "scipy.")
+HOST_COPY_METHODS = frozenset({"asnumpy", "tolist"})
+# Builtins whose result is a host value when their argument is one (`list(ends)`, `zip(a, b)`).
+HOST_PRESERVING_BUILTINS = frozenset(
+    {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.zip", "builtins.enumerate",
+     "builtins.map", "builtins.filter"}
+)
+# Attributes of a host array that depend on its data (a tensor's are static).
+DATA_SIZED_ATTRIBUTES = frozenset({"shape", "size", "nbytes"})
 # Comparisons that test identity or membership: their result is a Python bool, not tensor data.
 NOT_DATA_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # Attributes of a tensor that the compiler knows statically.
@@ -142,9 +153,12 @@ class FunctionValues:
         variable_params: set[str] | None = None,
         static_attrs: frozenset[str] = frozenset(),
         returns: Callable[[str], object] | None = None,
+        host_returns: Callable[[ast.Call], object] | None = None,
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
-        construct and jit functions, whose parameters are the graph's inputs)."""
+        construct and jit functions, whose parameters are the graph's inputs). ``host_returns``:
+        for a call of a project function, which of what it gives back is a host value made from
+        a variable (kinds as ``returns``, True meaning host)."""
         self.node = node
         self.module = module
         self.syntax: FunctionSyntax = module.derived("syntax", node, lambda n: FunctionSyntax(n, module))
@@ -161,6 +175,9 @@ class FunctionValues:
         # passed), a list of those per tuple element, or True (may be a variable); see
         # ReachModel.return_kinds
         self.returns = returns
+        self.host_returns = host_returns
+        # names bound to host values made from variables (a subset of self.names)
+        self.host: set[str] = set()
         self.names: set[str] = {
             p.arg
             for p in [*params, *extra]
@@ -180,12 +197,73 @@ class FunctionValues:
                         if name not in self.names:
                             self.names.add(name)
                             changed = True
+                    for name in self._host_targets(target, value):
+                        if name not in self.host:
+                            self.host.add(name)
+                            changed = True  # len() of it is a variable now
 
     def _variable_targets(self, target: ast.expr, value: ast.expr | None):
         """The names of ``target`` that take a variable: for ``x, (h, w) = self.embed(x)``, only
         those whose element of what self.embed gives back may be one."""
         kinds = self._returned(value) if isinstance(target, (ast.Tuple, ast.List)) else True
         yield from _names_by_kind(target, kinds)
+
+    def _host_targets(self, target: ast.expr, value: ast.expr | None):
+        """The names a binding of a variable rebinds to a host value. A store into `a[i]` does
+        not change a's length, so only rebound names count."""
+        if value is None:
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call):
+            kinds = self._host_returned(value)
+        else:
+            kinds = self.is_host(value)
+        yield from _names_by_kind(target, kinds, _bound_names)
+
+    def _host_returned(self, call: ast.Call) -> object:
+        if self.host_returns is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return False
+        if isinstance(call.func, ast.Attribute) and self.is_self(call.func.value):
+            return False
+        if isinstance(call.func, ast.Name) and call.func.id in self.local_names:
+            return False  # a parameter or a function defined here: not followed
+        return self.host_returns(call)
+
+    def is_host(self, node: ast.expr | None) -> bool:
+        """Whether the expression may be a host value made from a variable at run time: numpy
+        on a tensor, ``x.asnumpy()``, a list built from one. Its ``len()`` and shape are then
+        known only at run time. A worklist, like is_variable."""
+        pending = [node]
+        while pending:
+            host, parts = self._inspect_host(pending.pop())
+            if host:
+                return True
+            pending.extend(parts)
+        return False
+
+    def _inspect_host(self, node: ast.expr | None) -> tuple[bool, list[ast.expr]]:
+        match node:
+            case ast.Name(id=name):
+                return name in self.host, []
+            case ast.Subscript(value=value) | ast.Starred(value=value):
+                return False, [value]
+            case ast.BinOp(left=left, right=right):
+                return False, [left, right]
+            case ast.IfExp(body=body, orelse=orelse):
+                return False, [body, orelse]
+            case ast.ListComp(generators=generators) | ast.GeneratorExp(generators=generators):
+                return False, [g.iter for g in generators]
+            case ast.Call(func=func, args=args):
+                qualified = self.module.imports.qualify(func) or ""
+                if qualified.startswith(HOST_PACKAGES) or qualified in NON_GRAPH_BUILTINS:
+                    return self.is_variable(node), []
+                if qualified in HOST_PRESERVING_BUILTINS:
+                    return False, list(args)
+                if isinstance(func, ast.Attribute) and not self.is_self(func.value):
+                    if func.attr in HOST_COPY_METHODS:
+                        return self.is_variable(func.value), []
+                    return False, [func.value]  # h.astype(...), h.reshape(...) on a host array
+                return self._host_returned(node) is True, []
+        return False, []
 
     def _returned(self, value: ast.expr | None) -> object:
         if (self.returns is None or not isinstance(value, ast.Call)
@@ -248,12 +326,16 @@ class FunctionValues:
             case ast.Attribute(value=value, attr=attr):
                 if self.is_self(value):
                     return attr in self.parameter_attrs, []
-                return False, [] if attr in STATIC_ATTRIBUTES else [value]
+                if attr in STATIC_ATTRIBUTES:
+                    return attr in DATA_SIZED_ATTRIBUTES and self.is_host(value), []
+                return False, [value]
             case ast.Subscript(value=value, slice=index):
                 return False, [value, index]
             case ast.Call(func=func, args=args, keywords=keywords):
-                if self.module.imports.qualify(func) in STATIC_CALLS:
-                    return False, []
+                qualified = self.module.imports.qualify(func)
+                if qualified in STATIC_CALLS:
+                    # len() of a tensor is its static shape; of a host list it is data
+                    return qualified == "builtins.len" and bool(args) and self.is_host(args[0]), []
                 arguments = [*args, *(k.value for k in keywords)]
                 if isinstance(func, ast.Attribute) and self.is_self(func.value):
                     if func.attr in self.static_attrs:
@@ -316,17 +398,18 @@ def _bound_names(target: ast.expr):
             yield from _bound_names(element)
 
 
-def _names_by_kind(target: ast.expr, kinds: object):
+def _names_by_kind(target: ast.expr, kinds: object, names=None):
     """Names of an unpacking target whose returned element may be a variable (``kinds`` as in
-    FunctionValues.returns; True for a whole target)."""
+    FunctionValues.returns; True for a whole target); ``names`` gives a whole target's names
+    (the stores that change a value, by default)."""
     if kinds is False:
         return
     if isinstance(target, (ast.Tuple, ast.List)) and isinstance(kinds, list) and len(kinds) == len(
             target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts):
         for element, kind in zip(target.elts, kinds):
-            yield from _names_by_kind(element, kind)
+            yield from _names_by_kind(element, kind, names)
         return
-    yield from _target_names(target)
+    yield from (names or _target_names)(target)
 
 
 def _target_names(target: ast.expr):

@@ -144,3 +144,31 @@ def test_a_project_module_named_like_the_standard_library_is_compiled(tmp_path):
         "        return scale(x)\n"
     )
     assert [f.rule.symbol for f in check_source(tmp_path, source)] == []
+
+
+def test_the_length_of_a_host_array_made_from_a_tensor_is_known_only_at_run_time(tmp_path):
+    # Audit, mindformers csa.py:388-389: `valid` is a numpy array a helper builds from the
+    # tensor's data, so len(valid) is data and np.full((n, width)) is host code on it; the
+    # length of the tensor itself is its static shape.
+    got = findings(tmp_path, """
+def blocks(ends):
+    count = ends[-1] // 4
+    return np.zeros(count, bool), np.full(count, -1)
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        ends = np.unique(x.asnumpy()).tolist()
+        valid, owner = blocks(ends)
+        width = len(valid)
+        rows = len(x)
+        grid = np.full((rows, width), -1)
+        ranks = np.arange(rows)
+        return Tensor(grid), Tensor(ranks), x.shape
+""")
+    assert got == {
+        ("host-call-on-tensor", "ends = np.unique(x.asnumpy()).tolist()"),
+        ("host-call-on-tensor", "return np.zeros(count, bool), np.full(count, -1)"),
+        ("host-call-on-tensor", "grid = np.full((rows, width), -1)"),
+        ("numpy-on-constants", "ranks = np.arange(rows)"),
+    }
