@@ -433,17 +433,18 @@ def check_in_processes(
 ) -> CheckRun:
     """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
-    Each process starts on its own contiguous slice (neighbours share imports, so each parses
-    little of the others' closures); one that runs out takes files from the end of the slice
-    with the most left, so an uneven split (one slice's importers cost more to reach) costs no
-    waiting. The report does not depend on who checked what: a file's findings come from its
+    Each process starts on its own slice, whole packages where there are enough of them, else a
+    contiguous run (neighbours share imports, so each parses little of the others' closures);
+    one that runs out takes files from the end of the slice with the most left, so an uneven
+    split (one slice's importers cost more to reach) costs no waiting. The report does not depend on who checked what: a file's findings come from its
     own importer closure. (Measured: parsing and reaching everything once, then forking
     children that share it, was slower: copy-on-write touched most pages.)
 
     Each process starts from the same project roots as this one, so that it looks up modules
     and importers exactly where a single process would.
     """
-    slices = balanced_slices(files, jobs)
+    slices = package_slices(files, jobs)
+    files = [path for chunk in slices for path in chunk]
     roots = (list(project.roots), list(project.scan_roots))
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -501,14 +502,42 @@ def merged_runs(parts: list[CheckRun]) -> CheckRun:
     return merged
 
 
-def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
-    """``count`` contiguous runs of ``files`` with about the same number of bytes each."""
+def package_slices(files: list[Path], count: int) -> list[list[Path]]:
+    """``count`` slices of ``files`` that keep each top-level package in one slice, the largest
+    packages first to the slice with the fewest bytes so far. A file's importers are mostly in
+    its own package, and a process that checks part of a package parses and reaches most of the
+    rest of it too (measured on the model suites: split packages cost a second of duplicated
+    work). With fewer packages than slices: ``balanced_slices``."""
+    groups: dict[tuple[Path, str], list[Path]] = {}
+    for path in files:
+        name, _, root = module_name_for(path)
+        groups.setdefault((root, name.partition(".")[0]), []).append(path)
+    if len(groups) < count:
+        return balanced_slices(files, count)
+    sizes = dict(zip(files, _file_sizes(files)))
+    weight = {key: sum(sizes[path] for path in members) for key, members in groups.items()}
+    slices: list[list[Path]] = [[] for _ in range(count)]
+    loads = [0] * count
+    for key in sorted(groups, key=lambda key: (-weight[key], key)):
+        lightest = loads.index(min(loads))
+        slices[lightest].extend(groups[key])
+        loads[lightest] += weight[key]
+    return [chunk for chunk in slices if chunk]
+
+
+def _file_sizes(files: list[Path]) -> list[int]:
     sizes = []
     for path in files:
         try:
             sizes.append(path.stat().st_size + 1)
         except OSError:
             sizes.append(1)
+    return sizes
+
+
+def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
+    """``count`` contiguous runs of ``files`` with about the same number of bytes each."""
+    sizes = _file_sizes(files)
     total, slices, current, filled = sum(sizes), [], [], 0
     for path, size in zip(files, sizes):
         current.append(path)

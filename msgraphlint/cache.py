@@ -32,7 +32,7 @@ from .findings import Finding
 from .project import Project
 from .source import content_digest
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 def cache_home() -> Path:
@@ -175,7 +175,7 @@ class ResultCache:
                 found = project.locate(name)
                 now = str(found) if found else ""
             else:
-                now = tuple(str(p) for p in project.importer_paths(name))
+                now = tuple(str(p) for p in project.importer_paths(Path(name)))
                 answer = tuple(answer)
             self._valid[item] = now == answer
         return self._valid[item]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from contextlib import contextmanager
@@ -37,6 +38,7 @@ _IMPORT_LINE = re.compile(
     rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|(?:[^#\n\\]|\\\r?\n)+)", re.M
 )
 
+_IMPORT_ALIAS = re.compile(r"\bas\s+\w+")
 
 # Text that any file defining a Cell or a jit function must contain.
 GRAPH_MARKERS = (b"mindspore", b"jit", b"Cell", b"construct")
@@ -111,14 +113,18 @@ def may_define_targets(raw: bytes) -> bool:
     return any(marker in raw for marker in GRAPH_MARKERS) or _CLASS_WITH_BASES.search(raw) is not None
 
 
-def imported_modules(raw: bytes, package: str) -> set[str]:
+def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> set[str]:
     """The dotted names of the modules a file's import lines can bind names from, relative
     imports resolved against the file's ``package``. ``import a.b`` binds ``a``, so ``a`` and
     ``a.b`` both count; ``from a.b import c`` binds only ``c``, from ``a.b`` or the submodule
-    ``a.b.c``, never anything of ``a``."""
+    ``a.b.c``, never anything of ``a``. A relative import that climbs above the top package (a
+    namespace package, a folder without ``__init__.py``) is named from the file's ``folder``:
+    ``from .act import f`` in ``common/layer.py`` is ``common.act``, not every module ``act``."""
+    depth = len(package.split(".")) if package else 0
     modules: set[str] = set()
     for match in _IMPORT_LINE.finditer(raw):
-        names = match.group(2).decode("utf-8", "replace")
+        # `import a.b as c` binds c from a.b: the alias names no module
+        names = _IMPORT_ALIAS.sub("", match.group(2).decode("utf-8", "replace"))
         if match.group(1) is None:
             for dotted in re.findall(r"[A-Za-z_][\w.]*", names):
                 parts = dotted.strip(".").split(".")
@@ -127,9 +133,16 @@ def imported_modules(raw: bytes, package: str) -> set[str]:
         source = match.group(1).decode("utf-8", "replace")
         rest = source.lstrip(".")
         if dots := len(source) - len(rest):
-            # Above the top package the name cannot be resolved here: the suffix match of
-            # importer_paths still finds it by its remaining components.
-            source = resolve_relative(package, True, dots, rest)
+            if dots <= depth:
+                source = resolve_relative(package, True, dots, rest)
+            else:
+                # Above the top package: the folder the dots climb to names it, when it can be a
+                # name; else the suffix match of importer_paths finds it by what remains.
+                anchor = ""
+                if folder is not None and dots - 1 < len(folder.parents):
+                    climbed = folder.parents[dots - 2] if dots > 1 else folder
+                    anchor = climbed.name if climbed.name.isidentifier() else ""
+                source = ".".join(part for part in (anchor, rest) if part)
         bound = re.findall(r"[A-Za-z_]\w*", names)
         if not source:  # `from . import x` outside any package: x is a sibling module
             modules.update(bound)
@@ -587,7 +600,7 @@ class Project:
     _resolved: dict[Path, Path] = field(default_factory=dict)
     _project_roots: dict[Path, Path] = field(default_factory=dict)
     _listings: dict[str, frozenset[str]] = field(default_factory=dict)
-    _importers: dict[tuple[str, int], list[Path]] = field(default_factory=dict)
+    _importers: dict[tuple[Path, int], list[Path]] = field(default_factory=dict)
     reads: ReadLog = field(default_factory=ReadLog)
     _text_scans: dict[Path, "ProjectText"] = field(default_factory=dict)
     _external_sets: dict[tuple, frozenset[str]] = field(default_factory=dict)
@@ -739,7 +752,7 @@ class Project:
                 if resolved.parent not in packages:
                     name, is_package, _ = module_name_for(resolved)
                     packages[resolved.parent] = name if is_package else name.rpartition(".")[0]
-                for module in imported_modules(raw, packages[resolved.parent]):
+                for module in imported_modules(raw, packages[resolved.parent], resolved.parent):
                     index[module.rpartition(".")[2]].add((module, resolved))
             self._import_index[root] = index
         return self._import_index[root]
@@ -747,13 +760,10 @@ class Project:
     def importers_of(self, path: Path) -> list[Path]:
         """Project files whose imports name the module at ``path`` (a superset; callers check
         names), without reading them beyond the import index."""
-        name = module_name_for(path)[0]
-        if not name:
-            return []
-        paths = self.importer_paths(name)
-        if self.reads.active:
-            self.reads.note(("importers", name, tuple(str(found) for found in paths)))
         own = self.real_path(path)
+        paths = self.importer_paths(own)
+        if self.reads.active:
+            self.reads.note(("importers", str(own), tuple(str(found) for found in paths)))
         return [found for found in paths if found != own]
 
     def loaded(self, path: Path) -> ModuleInfo | None:
@@ -779,19 +789,26 @@ class Project:
         except OSError:
             return b""
 
-    def importer_paths(self, module: str) -> list[Path]:
-        """Files whose imports name the dotted ``module``, in a stable order (cached per name).
-        Names match when one ends with the other: code that puts a subfolder on ``sys.path``
-        imports ``models.x`` for ``pkg.models.x``."""
-        key = (module, len(self.scan_roots))
+    def importer_paths(self, path: Path) -> list[Path]:
+        """Files whose imports name the module at ``path`` (resolved), in a stable order (cached
+        per file). An imported name matches when it ends the module's dotted name, or the folders
+        above it and then its name: code that puts a subfolder on ``sys.path`` imports
+        ``models.x`` for ``pkg.models.x``, and a namespace package's module ``layer`` is imported
+        as ``pkg.common.layer`` (but not as ``mindspore.nn.layer``)."""
+        key = (path, len(self.scan_roots))
         if key not in self._importers:
-            wanted = module.split(".")
+            module, _, root = module_name_for(path)
             found: set[Path] = set()
-            for root in self.scan_roots:
-                for imported, importer in self._index_for(root).get(wanted[-1], ()):
-                    given = imported.split(".")
-                    shorter = min(len(given), len(wanted))
-                    if given[-shorter:] == wanted[-shorter:]:
+            if module:
+                dotted = module.split(".")
+                full = [*root.parts, *dotted]
+                for scan_root in self.scan_roots:
+                    for imported, importer in self._index_for(scan_root).get(full[-1], ()):
+                        given = imported.split(".")
+                        if given != full[-len(given):]:
+                            continue
+                        if len(given) < len(dotted) and given[0] in sys.stdlib_module_names:
+                            continue  # `import random` is the standard library's, not pkg.utils.random
                         found.add(importer)
             self._importers[key] = sorted(found, key=os.fspath)
         return self._importers[key]

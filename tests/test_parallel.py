@@ -7,7 +7,7 @@ import multiprocessing
 from pathlib import Path
 
 from msgraphlint import analyze
-from msgraphlint.analyze import MIN_FILES_PER_JOB, balanced_slices
+from msgraphlint.analyze import MIN_FILES_PER_JOB, balanced_slices, package_slices
 from msgraphlint.pipeline import new_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +57,23 @@ def test_slices_are_contiguous_balanced_and_complete(tmp_path):
     assert [path for chunk in slices for path in chunk] == files
     assert len(slices) == 2
     assert files[4] in slices[0]  # the big file fills the first half on its own
+
+
+def test_slices_keep_each_package_whole_the_largest_first(tmp_path):
+    files = []
+    for package, count, size in (("big", 6, 100), ("mid", 3, 100), ("small", 2, 100), ("tiny", 1, 50)):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+        for index in range(count):
+            path = tmp_path / package / f"m{index}.py"
+            path.write_text("#" * size)
+            files.append(path)
+    slices = package_slices(files, 2)
+    assert sorted(path for chunk in slices for path in chunk) == sorted(files)
+    packages = [{path.parent.name for path in chunk} for chunk in slices]
+    assert packages == [{"big"}, {"mid", "small", "tiny"}]
+    # one package: contiguous halves, as before
+    assert package_slices(files[:6], 2) == balanced_slices(files[:6], 2)
 
 
 def test_the_text_prefilter_keeps_cells_and_imported_helpers(tmp_path):

@@ -407,6 +407,35 @@ def test_importers_are_the_files_that_name_the_module_not_every_module_of_that_n
     assert importers("scripts/helpers.py") == ["scripts/sibling.py"]
 
 
+def test_names_that_only_end_like_a_module_do_not_import_it(tmp_path):
+    # Seen on the model suites: each of these made a package's files importers of another
+    # package, and every process parsed and reached most of the suite.
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "ocr/__init__.py": "",
+        "ocr/common/layer.py": "from .activation import act\n",  # a folder without __init__.py
+        "ocr/common/activation.py": "",
+        "yolo/__init__.py": "",
+        "yolo/layers/__init__.py": "",
+        "yolo/layers/activation.py": "",
+        "yolo/utils/__init__.py": "",
+        "yolo/utils/random.py": "",
+        "yolo/utils/ops.py": "",
+        "llm/uses_layer.py": "from mindspore.nn.layer import Dense\n",
+        "llm/uses_random.py": "import random\n",
+        "llm/uses_ops.py": "import mindspore.ops as ops\n",
+        "llm/uses_namespace.py": "from ocr.common.layer import thing\n",
+    })
+    project = Project()
+    project.add_project_of(tmp_path / "ocr" / "__init__.py")
+    importers = lambda name: sorted(str(p.relative_to(tmp_path)) for p in project.importers_of(tmp_path / name))
+    assert importers("yolo/layers/activation.py") == []
+    assert importers("ocr/common/activation.py") == ["ocr/common/layer.py"]
+    assert importers("ocr/common/layer.py") == ["llm/uses_namespace.py"]
+    assert importers("yolo/utils/random.py") == []
+    assert importers("yolo/utils/ops.py") == []
+
+
 def test_multi_line_imports_are_seen_when_the_helper_file_is_checked_alone(tmp_path):
     write(tmp_path, {
         "pkg/__init__.py": "",
