@@ -17,7 +17,7 @@ from pylint.constants import WarningScope
 from pylint.interfaces import HIGH
 
 from . import catalogue
-from .analyze import Engine, Family
+from .analyze import Engine, Family, collector_paused
 from .catalogue import Level, Severity
 from .config import ConfigError, environment_level
 from .checkers import FAMILIES
@@ -66,7 +66,10 @@ class _SharedAnalysis:
             if self.engine is None:
                 self.engine = new_engine()
             self._key = key
-            self._findings = check_buffer(self.engine, path, raw)
+            # What the analysis keeps (syntax trees, answers) lives for the run: out of the cycle
+            # collector's sight, or each of pylint's collections walks all of it again.
+            with collector_paused():
+                self._findings = check_buffer(self.engine, path, raw)
         return self._findings
 
 
