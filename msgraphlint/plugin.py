@@ -9,6 +9,7 @@ buffer under ``--from-stdin``).
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,6 +57,7 @@ class _SharedAnalysis:
         self.engine: Engine | None = None
         self._key: tuple | None = None
         self._findings: list[Finding] = []
+        self._frozen = False
 
     def findings(self, module_node) -> list[Finding]:
         path = Path(module_node.file) if module_node.file else Path(f"{module_node.name}.py")
@@ -67,10 +69,19 @@ class _SharedAnalysis:
                 self.engine = new_engine()
             self._key = key
             # What the analysis keeps (syntax trees, answers) lives for the run: out of the cycle
-            # collector's sight, or each of pylint's collections walks all of it again.
+            # collector's sight, or each of pylint's collections walks all of it again. What is
+            # alive then (pylint's trees too) stays frozen until the run ends (``release``).
             with collector_paused():
                 self._findings = check_buffer(self.engine, path, raw)
+            self._frozen = True
         return self._findings
+
+    def release(self) -> None:
+        """Hand what was frozen back to the collector: a process that lints again (an editor's
+        server) must not keep the garbage of every run."""
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
 
 SHARED = _SharedAnalysis()
@@ -102,6 +113,9 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
             for rule in family_rules
         }
         options = OPTIONS if with_options else ()
+
+        def close(self) -> None:
+            SHARED.release()  # pylint has linted every module
 
         def visit_module(self, node) -> None:
             config = self.linter.config

@@ -151,3 +151,24 @@ def test_reported_note_only_when_pylint_category_understates(level, tmp_path):
     (message,) = pylint_json(f"--msgraph-syntax-level={level}", "m.py", cwd=tmp_path)
     severity = catalogue.rule("host-call-on-tensor").severity(catalogue.Level(level)).value
     assert message["message"].endswith(f"[{severity} at {level}]") == (severity != "warning")
+
+
+def test_the_collector_is_handed_back_when_pylint_finishes(tmp_path):
+    # The plugin freezes what is alive after each module (pylint's collections would walk the
+    # engine's trees again and again); a process that lints again must get it all back.
+    (tmp_path / "model.py").write_text(BAD)
+    script = textwrap.dedent(
+        """
+        import gc, sys
+        from pylint.lint import Run
+        states = []
+        for _ in range(2):
+            Run(["--load-plugins=msgraphlint", "--disable=all", "--enable=msgraphlint",
+                 "--score=n", "--persistent=n", "model.py"], exit=False)
+            states.append((gc.get_freeze_count(), gc.isenabled()))
+        print(states, file=sys.stderr)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert "host-call-on-tensor" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "[(0, True), (0, True)]"
