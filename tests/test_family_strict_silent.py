@@ -1,10 +1,12 @@
-"""strict-silent: dicts returned at STRICT, module-level lists changed in compiled code."""
+"""strict-silent: dicts returned at STRICT, module-level lists changed in compiled code, in-place
+methods the graph lacks on containers built in compiled code."""
 
 from __future__ import annotations
 
 from .engine_helpers import findings_on_lines
 
-FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict"}
+FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict",
+          "in-place-method-ignored"}
 HEADER = """
 import mindspore as ms
 from mindspore import nn
@@ -114,3 +116,31 @@ def test_local_lists_dicts_and_host_code_are_fine(tmp_path):
             EVENTS.append(value)
     """)
     assert got == set()
+
+
+def test_in_place_methods_only_on_containers_the_function_builds(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x, sizes):
+                order = [v for v in (3, 1, 2)]
+                order.sort(key=lambda v: -v)
+                table = dict(a=1)
+                table.setdefault("b", 2)
+                sizes.sort()                  # a parameter: its type is not known here
+                picked = self.pick(x)
+                picked.sort()                 # what a helper returns: not known
+                kept = [x, x + 1]
+                kept.remove(x)                # comparing tensors: LAX rejects it otherwise
+                names = ["a", "b"]
+                names = tuple(names)
+                names.sort()                  # rebound to a tuple: not a list any more
+                self.cache.sort()             # an attribute: not judged
+                return x
+
+            def pick(self, x):
+                return [x]
+    """)
+    assert got == {
+        ("in-place-method-ignored", "order.sort(key=lambda v: -v)"),
+        ("in-place-method-ignored", 'table.setdefault("b", 2)'),
+    }
