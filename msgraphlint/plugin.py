@@ -20,7 +20,7 @@ from pylint.interfaces import HIGH
 from . import catalogue
 from .analyze import Engine, Family, collector_paused
 from .catalogue import Level, Severity
-from .config import ConfigError, environment_level
+from .config import ConfigError, environment_level, find_pyproject, from_pyproject
 from .checkers import FAMILIES
 from .findings import Finding
 from .pipeline import check_buffer, new_engine
@@ -51,10 +51,11 @@ OPTIONS = (
 
 
 class _SharedAnalysis:
-    """One engine per process, one analysis per module, whichever family checker asks first."""
+    """One engine per project configuration in a process (usually one), one analysis per module,
+    whichever family checker asks first."""
 
     def __init__(self) -> None:
-        self.engine: Engine | None = None
+        self._engines: dict[Path | None, Engine] = {}
         self._key: tuple | None = None
         self._findings: list[Finding] = []
         self._frozen = False
@@ -65,16 +66,28 @@ class _SharedAnalysis:
         raw = stream.read() if stream is not None else b""
         key = (str(path), hash(raw))
         if key != self._key:
-            if self.engine is None:
-                self.engine = new_engine()
+            engine = self.engine_for(path)
             self._key = key
             # What the analysis keeps (syntax trees, answers) lives for the run: out of the cycle
             # collector's sight, or each of pylint's collections walks all of it again. What is
             # alive then (pylint's trees too) stays frozen until the run ends (``release``).
             with collector_paused():
-                self._findings = check_buffer(self.engine, path, raw)
+                self._findings = check_buffer(engine, path, raw)
             self._frozen = True
         return self._findings
+
+    def engine_for(self, path: Path) -> Engine:
+        """The engine for the project ``path`` is in, with its ``[tool.msgraphlint]`` JIT module
+        lists (which decide what is compiled) as the CLI reads them. A configuration the CLI would
+        reject is left to the CLI to report: an editor's lint run has nowhere to say it."""
+        pyproject = find_pyproject(path)
+        if pyproject not in self._engines:
+            try:
+                config = from_pyproject(pyproject)
+            except ConfigError:
+                config = None
+            self._engines[pyproject] = new_engine(config=config)
+        return self._engines[pyproject]
 
     def release(self) -> None:
         """Hand what was frozen back to the collector: a process that lints again (an editor's

@@ -172,3 +172,28 @@ def test_the_collector_is_handed_back_when_pylint_finishes(tmp_path):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
     assert "host-call-on-tensor" in result.stdout
     assert result.stderr.strip().splitlines()[-1] == "[(0, True), (0, True)]"
+
+
+def test_the_jit_module_lists_of_the_nearest_pyproject_are_honoured(tmp_path):
+    # The CLI and the plugin must agree on what is compiled: einops is compiled unless the project
+    # says MindSpore leaves it to the interpreter, math is the interpreter's unless it says so.
+    source = textwrap.dedent(
+        """
+        import math
+        import einops
+        from mindspore import nn
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return einops.rearrange(x, "a b -> b a") * math.sqrt(x.sum())
+        """
+    ).lstrip()
+    (tmp_path / "net.py").write_text(source)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    host_calls = lambda: sorted(m["message"].split("'")[1] for m in pylint_json("net.py", cwd=tmp_path)
+                                if m["symbol"] == "host-call-on-tensor")
+    assert host_calls() == ["math.sqrt"]
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'demo'\n[tool.msgraphlint]\njit-ignore-modules = ['einops']\n"
+        "jit-modules = ['math']\n")
+    assert host_calls() == ["einops.rearrange"]
