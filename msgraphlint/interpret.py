@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from .project import ModuleInfo, bound_names
 from .reach import CompiledFunction, ReachModel, driver_context, single_assignment
+from .values import function_syntax
 
 # ----- values -----------------------------------------------------------------------------
 
@@ -545,7 +546,7 @@ class Interpreter:
         for enclosing in reversed(self.scope):
             if isinstance(enclosing, ast.ClassDef):
                 continue
-            if name in assigned_names(self.module, enclosing):
+            if name in function_syntax(self.module, enclosing).local_names:
                 value = single_assignment(self.module, enclosing, name)
                 return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
         if name in self.module.imports.names:
@@ -983,22 +984,6 @@ def _safe_equal(a: object, b: object) -> bool:
         return bool(a == b)
     except Exception:  # noqa: BLE001
         return False
-
-
-def assigned_names(module: ModuleInfo, function: ast.AST) -> frozenset[str]:
-    """Every name a function binds (parameters included), read from the body walk the families
-    share. Names its nested functions bind count too: more locals only means more unknowns."""
-    def collect(node: ast.AST) -> frozenset[str]:
-        names: set[str] = set(bound_names(node.args)) if hasattr(node, "args") else set()
-        for child in module.body_nodes(node):
-            if child.__class__ is ast.Name:
-                if child.ctx.__class__ is not ast.Load:
-                    names.add(child.id)
-            elif isinstance(child, BINDING_NODES):
-                names.update(bound_names(child))
-        return frozenset(names)
-
-    return module.derived("assigned names", function, collect)
 
 
 BINDING_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom,

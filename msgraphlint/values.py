@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable
 from functools import cached_property
 
-from .project import ModuleInfo
+from .project import ModuleInfo, bound_names
 
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
 # fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
@@ -131,13 +131,31 @@ class FunctionSyntax:
 
     @cached_property
     def local_names(self) -> frozenset[str]:
-        """Every name bound inside the function, nested functions included."""
-        return self.parameter_names | frozenset(self.bound)
+        """Every name bound inside the function, nested functions included: besides the
+        parameters and the bindings, `del x`, match captures and `global`/`nonlocal` names
+        (more locals only means more unknowns)."""
+        others = {
+            name
+            for node in self.module.body_nodes(self.node)
+            if node.__class__ in RARE_BINDINGS
+            or (node.__class__ is ast.Name and node.ctx.__class__ is ast.Del)
+            for name in bound_names(node)
+        }
+        return self.parameter_names | frozenset(self.bound) | frozenset(others)
 
     @cached_property
     def parents(self) -> dict[int, ast.AST]:
         """id(node) -> its parent, for the nodes of this function."""
         return self.module.parents(self.node)
+
+
+def function_syntax(module: ModuleInfo, node: ast.AST) -> FunctionSyntax:
+    """The function's FunctionSyntax, kept with the module's tree."""
+    return module.derived("syntax", node, lambda n: FunctionSyntax(n, module))
+
+
+# Bindings that FunctionSyntax.bound leaves out (they bind no value it could follow).
+RARE_BINDINGS = frozenset({ast.Global, ast.Nonlocal, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
 
 
 class FunctionValues:
@@ -161,7 +179,7 @@ class FunctionValues:
         a variable (kinds as ``returns``, True meaning host)."""
         self.node = node
         self.module = module
-        self.syntax: FunctionSyntax = module.derived("syntax", node, lambda n: FunctionSyntax(n, module))
+        self.syntax: FunctionSyntax = function_syntax(module, node)
         self.self_name = None
         params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         if is_method and params:
@@ -231,14 +249,8 @@ class FunctionValues:
     def is_host(self, node: ast.expr | None) -> bool:
         """Whether the expression may be a host value made from a variable at run time: numpy
         on a tensor, ``x.asnumpy()``, a list built from one. Its ``len()`` and shape are then
-        known only at run time. A worklist, like is_variable."""
-        pending = [node]
-        while pending:
-            host, parts = self._inspect_host(pending.pop())
-            if host:
-                return True
-            pending.extend(parts)
-        return False
+        known only at run time."""
+        return _any_part(node, self._inspect_host)
 
     def _inspect_host(self, node: ast.expr | None) -> tuple[bool, list[ast.expr]]:
         match node:
@@ -306,15 +318,8 @@ class FunctionValues:
         return isinstance(node, ast.Name) and node.id == self.self_name
 
     def is_variable(self, node: ast.expr | None) -> bool:
-        """Whether any value the expression depends on is a variable. A worklist, not recursion:
-        a 400-term sum is valid Python and must not exhaust the stack."""
-        pending = [node]
-        while pending:
-            variable, parts = self._inspect(pending.pop())
-            if variable:
-                return True
-            pending.extend(parts)
-        return False
+        """Whether any value the expression depends on is a variable."""
+        return _any_part(node, self._inspect)
 
     def _inspect(self, node: ast.expr | None) -> tuple[bool, list[ast.expr]]:
         """(known to be a variable, the sub-expressions that decide it otherwise)."""
@@ -353,6 +358,19 @@ class FunctionValues:
                 return False, [value]
             case _:
                 return False, [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+
+
+def _any_part(node: ast.expr | None, inspect) -> bool:
+    """Whether ``inspect`` says yes of the expression or of a part it hands back: ``inspect(node)``
+    is (yes, the parts that decide it otherwise). A worklist, not recursion: a 400-term sum is
+    valid Python and must not exhaust the stack."""
+    pending = [node]
+    while pending:
+        found, parts = inspect(pending.pop())
+        if found:
+            return True
+        pending.extend(parts)
+    return False
 
 
 def _bindings(function: ast.AST, nodes: list[ast.AST]):
