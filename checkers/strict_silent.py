@@ -4,8 +4,9 @@ The family reports a dict returned from construct, a module-level list changed i
 code, which is a compile-time copy: `append`, `clear`, item assignment and `+=` under one rule,
 `extend`, `insert`, `pop` and `reverse` under another (global-list-mutation-at-strict), because the
 compiler treats the two groups differently; and the three in-place methods the graph lacks on a
-container built in the function (`sort`, `remove`, `setdefault`), which LAX compiles to nothing. What the compiler does at each level, and so which
-changes are lost where, is in msgraphlint/rules/strict_silent.toml.
+container built in the function (`sort`, `remove`, `setdefault`), which LAX compiles to
+nothing. What the compiler does at each level, and so which changes are lost where, is in
+msgraphlint/rules/strict_silent.toml.
 """
 
 from __future__ import annotations
@@ -101,7 +102,10 @@ class StrictSilentFamily(Family):
         if func.attr == "remove" and any(
                 ctx.is_variable(part) for part in [*values, *node.args]):
             return  # finding a tensor compares tensors: LAX rejects that instead
-        ctx.report("in-place-method-ignored", node, ast.unparse(node), name, _rebinding(node, name))
+        instead = _rebinding(node, name)
+        if func.attr == "setdefault" and not isinstance(ctx.values.parent(node), ast.Expr):
+            instead += f", then `{name}[key]`"  # the value setdefault gave back
+        ctx.report("in-place-method-ignored", node, ast.unparse(node), name, instead)
 
     def _is_module_list(self, name: str, ctx: FunctionContext) -> bool:
         """A name that refers, in this function, to a list bound at module level."""

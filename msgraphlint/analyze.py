@@ -436,8 +436,8 @@ def check_in_processes(
     Each process starts on its own slice, whole packages where there are enough of them, else a
     contiguous run (neighbours share imports, so each parses little of the others' closures);
     one that runs out takes files from the end of the slice with the most left, so an uneven
-    split (one slice's importers cost more to reach) costs no waiting. The report does not depend on who checked what: a file's findings come from its
-    own importer closure. (Measured: parsing and reaching everything once, then forking
+    split (one slice's importers cost more to reach) costs no waiting. The report does not
+    depend on who checked what: a file's findings come from its own importer closure. (Measured: parsing and reaching everything once, then forking
     children that share it, was slower: copy-on-write touched most pages.)
 
     Each process starts from the same project roots as this one, so that it looks up modules
@@ -510,8 +510,10 @@ def package_slices(files: list[Path], count: int) -> list[list[Path]]:
     work). With fewer packages than slices: ``balanced_slices``."""
     groups: dict[tuple[Path, str], list[Path]] = {}
     for path in files:
-        name, _, root = module_name_for(path)
-        groups.setdefault((root, name.partition(".")[0]), []).append(path)
+        name, is_package, root = module_name_for(path)
+        # a module outside any package goes with its folder's other scripts
+        top = name.partition(".")[0] if "." in name or is_package else ""
+        groups.setdefault((root, top), []).append(path)
     if len(groups) < count:
         return balanced_slices(files, count)
     sizes = dict(zip(files, _file_sizes(files)))

@@ -59,6 +59,7 @@ class _SharedAnalysis:
         self._key: tuple | None = None
         self._findings: list[Finding] = []
         self._frozen = False
+        self._host_froze = False
 
     def findings(self, module_node) -> list[Finding]:
         path = Path(module_node.file) if module_node.file else Path(f"{module_node.name}.py")
@@ -71,6 +72,8 @@ class _SharedAnalysis:
             # What the analysis keeps (syntax trees, answers) lives for the run: out of the cycle
             # collector's sight, or each of pylint's collections walks all of it again. What is
             # alive then (pylint's trees too) stays frozen until the run ends (``release``).
+            if not self._frozen and gc.get_freeze_count():
+                self._host_froze = True  # the host froze objects of its own: leave them frozen
             with collector_paused():
                 self._findings = check_buffer(engine, path, raw)
             self._frozen = True
@@ -92,9 +95,9 @@ class _SharedAnalysis:
     def release(self) -> None:
         """Hand what was frozen back to the collector: a process that lints again (an editor's
         server) must not keep the garbage of every run."""
-        if self._frozen:
-            gc.unfreeze()
-            self._frozen = False
+        if self._frozen and not self._host_froze:
+            gc.unfreeze()  # process-wide: only when nothing was frozen before the plugin
+        self._frozen = False
 
 
 SHARED = _SharedAnalysis()

@@ -38,7 +38,8 @@ _IMPORT_LINE = re.compile(
     rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|(?:[^#\n\\]|\\\r?\n)+)", re.M
 )
 
-_IMPORT_ALIAS = re.compile(r"\bas\s+\w+")
+_IMPORT_ALIAS = re.compile(r"\bas(?:[ \t]|\\\r?\n)+\w+")
+_LINE_COMMENT = re.compile(r"#[^\n]*")
 
 # Text that any file defining a Cell or a jit function must contain.
 GRAPH_MARKERS = (b"mindspore", b"jit", b"Cell", b"construct")
@@ -123,8 +124,9 @@ def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> se
     depth = len(package.split(".")) if package else 0
     modules: set[str] = set()
     for match in _IMPORT_LINE.finditer(raw):
-        # `import a.b as c` binds c from a.b: the alias names no module
-        names = _IMPORT_ALIAS.sub("", match.group(2).decode("utf-8", "replace"))
+        # `import a.b as c` binds c from a.b: the alias names no module, nor does a comment
+        names = match.group(2).decode("utf-8", "replace")
+        names = _IMPORT_ALIAS.sub("", _LINE_COMMENT.sub("", names))
         if match.group(1) is None:
             for dotted in re.findall(r"[A-Za-z_][\w.]*", names):
                 parts = dotted.strip(".").split(".")
@@ -144,7 +146,7 @@ def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> se
                     anchor = climbed.name if climbed.name.isidentifier() else ""
                 source = ".".join(part for part in (anchor, rest) if part)
         bound = re.findall(r"[A-Za-z_]\w*", names)
-        if not source:  # `from . import x` outside any package: x is a sibling module
+        if not source:  # `from . import x` in a folder that cannot be a name: x by itself
             modules.update(bound)
             continue
         modules.add(source)
@@ -807,8 +809,12 @@ class Project:
                         given = imported.split(".")
                         if given != full[-len(given):]:
                             continue
-                        if len(given) < len(dotted) and given[0] in sys.stdlib_module_names:
-                            continue  # `import random` is the standard library's, not pkg.utils.random
+                        if (len(given) < len(dotted) and given[0] in sys.stdlib_module_names
+                                and importer.parent != Path(*full[:-len(given)])):
+                            # `import random` is the standard library's, not pkg.utils.random,
+                            # unless the importer sits beside it (a script's own folder comes
+                            # first on sys.path)
+                            continue
                         found.add(importer)
             self._importers[key] = sorted(found, key=os.fspath)
         return self._importers[key]

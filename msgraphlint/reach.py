@@ -116,7 +116,8 @@ class ReachModel:
     _return_kinds: dict[int, object] = field(default_factory=dict)
     _returns_pending: set[int] = field(default_factory=set)
     _returns_by_attr: dict[tuple[int, str], object] = field(default_factory=dict)
-    _host_returns: dict[int, object] = field(default_factory=dict)
+    _host_returns: dict[tuple[int, frozenset[str]], object] = field(default_factory=dict)
+    _host_pending: set[tuple[int, frozenset[str]]] = field(default_factory=set)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
@@ -672,7 +673,8 @@ class ReachModel:
             variable_params=compiled.variable_params,
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr),
-            host_returns=lambda call: self.host_return_kinds(compiled.module, compiled.node, call),
+            host_returns=lambda call, caller: self.host_return_kinds(
+                compiled.module, compiled.node, call, caller),
         )
 
     def return_kinds(self, compiled: CompiledFunction, attr: str) -> object:
@@ -716,8 +718,8 @@ class ReachModel:
             method_names=frozenset(name for c in classes for name in c.methods),
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr))
-        kinds = [_kind_of(r.value, values) for r in returns]
-        return _join_kinds(kinds)
+        # False for a compile-time value, True for a variable, per element of a returned tuple
+        return _join_kinds([_element_kinds(r.value, values.is_variable) for r in returns])
 
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
         """The classes whose attributes ``self`` has in a compiled function: the target's Cell
@@ -792,8 +794,9 @@ class ReachModel:
                     yield CallEdge(callee_module, callee, cls, label, call, False)
 
     def _plain_callee(self, module: ModuleInfo, node: FunctionNode, func: ast.expr):
-        """The project function that ``f(...)`` or ``pkg.f(...)`` in ``node`` runs, when ``f`` is
-        not one of node's own names: (module, function, class, label), or None."""
+        """The project function that ``f(...)`` or ``pkg.f(...)`` in ``node`` runs (callers have
+        made sure ``f`` is none of node's own names): (module, function, class, label), or
+        None."""
         if isinstance(func, ast.Name) and (scope := module.scope_of(node)):
             # a function the enclosing function defines (a closure): compiled like any other
             local = module.visible_definition(func.id, scope)
@@ -806,33 +809,38 @@ class ReachModel:
             return self._resolve_function(qualified, module)
         return None
 
-    def host_return_kinds(self, module: ModuleInfo, node: FunctionNode, call: ast.Call) -> object:
+    def host_return_kinds(self, module: ModuleInfo, node: FunctionNode, call: ast.Call,
+                          caller: FunctionValues) -> object:
         """Which of what a project function called as ``call`` in ``node`` gives back is a host
-        value made from a variable (``np.zeros(n)`` with a variable n), whatever it is passed:
-        True, False, or a list per element of a returned tuple (as return_kinds). Cached per
-        called function."""
+        value made from a variable (``np.zeros(n)`` with a variable n), given which of its
+        parameters the call passes variables to (``caller`` says): True, False, or a list per
+        element of a returned tuple (as return_kinds); None when the callee is not a project
+        function. Cached per called function and variable parameters."""
         found = self._plain_callee(module, node, call.func)
         if found is None or found[2] is not None:
-            return False  # not the project's, or a method called through its class
+            return None  # not the project's, or a method called through its class
         callee_module, callee = found[0], found[1]
-        key = id(callee)
-        if key in self._returns_pending:
+        variables = frozenset(param for param, argument in bind_arguments(call, callee, False)
+                              if caller.is_variable(argument))
+        key = (id(callee), variables)
+        if key in self._host_pending:
             return False  # recursion: say nothing
-        self._returns_pending.add(key)
+        self._host_pending.add(key)
         try:
             return self.memo(self._host_returns, key,
-                             lambda: self._find_host_returns(callee_module, callee))
+                             lambda: self._find_host_returns(callee_module, callee, variables))
         finally:
-            self._returns_pending.discard(key)
+            self._host_pending.discard(key)
 
-    def _find_host_returns(self, module: ModuleInfo, node: FunctionNode) -> object:
+    def _find_host_returns(self, module: ModuleInfo, node: FunctionNode,
+                           variables: frozenset[str]) -> object:
         returns = [n for n in module.body_nodes(node) if isinstance(n, ast.Return)]
         if not returns or any(r.value is None for r in returns):
             return False
-        values = FunctionValues(  # every parameter a variable: true of any caller
-            node, module, is_method=False,
-            host_returns=lambda call: self.host_return_kinds(module, node, call))
-        return _join_kinds([_host_kind(r.value, values) for r in returns])
+        values = FunctionValues(
+            node, module, is_method=False, variable_params=set(variables),
+            host_returns=lambda call, caller: self.host_return_kinds(module, node, call, caller))
+        return _join_kinds([_element_kinds(r.value, values.is_host) for r in returns])
 
     def _wrapped_function(self, func: ast.expr, caller: CompiledFunction):
         """``ms.grad(fn)(x)``, or ``grad_fn(x)`` after ``grad_fn = ms.value_and_grad(fn, ...)``
@@ -1356,18 +1364,11 @@ def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.A
     return found[0], found[1]
 
 
-def _kind_of(value: ast.expr, values: FunctionValues) -> object:
-    """False for a compile-time value, a list per element for a tuple, True for a variable."""
+def _element_kinds(value: ast.expr, judge) -> object:
+    """``judge(value)``, or a list of those per element when ``value`` is a tuple display."""
     if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
-        return [_kind_of(element, values) for element in value.elts]
-    return values.is_variable(value)
-
-
-def _host_kind(value: ast.expr, values: FunctionValues) -> object:
-    """True for a host value made from a variable, a list per element for a tuple."""
-    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
-        return [_host_kind(element, values) for element in value.elts]
-    return values.is_host(value)
+        return [_element_kinds(element, judge) for element in value.elts]
+    return judge(value)
 
 
 def _join_kinds(kinds: list[object]) -> object:

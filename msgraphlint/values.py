@@ -171,12 +171,13 @@ class FunctionValues:
         variable_params: set[str] | None = None,
         static_attrs: frozenset[str] = frozenset(),
         returns: Callable[[str], object] | None = None,
-        host_returns: Callable[[ast.Call], object] | None = None,
+        host_returns: Callable[[ast.Call, "FunctionValues"], object] | None = None,
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
         construct and jit functions, whose parameters are the graph's inputs). ``host_returns``:
-        for a call of a project function, which of what it gives back is a host value made from
-        a variable (kinds as ``returns``, True meaning host)."""
+        for a call of a project function (and this function, which judges its arguments), which
+        of what it gives back is a host value made from a variable (kinds as ``returns``, True
+        meaning host; None when the callee is not the project's)."""
         self.node = node
         self.module = module
         self.syntax: FunctionSyntax = function_syntax(module, node)
@@ -231,20 +232,22 @@ class FunctionValues:
         not change a's length, so only rebound names count."""
         if value is None:
             return
+        kinds = None
         if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call):
-            kinds = self._host_returned(value)
-        else:
+            kinds = self._host_returned(value)  # per element, for a project function
+        if kinds is None:
             kinds = self.is_host(value)
         yield from _names_by_kind(target, kinds, _bound_names)
 
     def _host_returned(self, call: ast.Call) -> object:
+        """host_returns' answer for ``call``; None when it is no project function's call."""
         if self.host_returns is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
-            return False
+            return None
         if isinstance(call.func, ast.Attribute) and self.is_self(call.func.value):
-            return False
+            return None
         if isinstance(call.func, ast.Name) and call.func.id in self.local_names:
-            return False  # a parameter or a function defined here: not followed
-        return self.host_returns(call)
+            return None  # a parameter or a function defined here: not followed
+        return self.host_returns(call, self)
 
     def is_host(self, node: ast.expr | None) -> bool:
         """Whether the expression may be a host value made from a variable at run time: numpy

@@ -3,7 +3,7 @@ methods the graph lacks on containers built in compiled code."""
 
 from __future__ import annotations
 
-from .engine_helpers import findings_on_lines
+from .engine_helpers import check_source, findings_on_lines
 
 FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict",
           "in-place-method-ignored"}
@@ -144,3 +144,24 @@ def test_in_place_methods_only_on_containers_the_function_builds(tmp_path):
         ("in-place-method-ignored", "order.sort(key=lambda v: -v)"),
         ("in-place-method-ignored", 'table.setdefault("b", 2)'),
     }
+
+
+def test_the_message_gives_the_statement_that_does_what_the_call_meant(tmp_path):
+    found = check_source(tmp_path, HEADER + """
+class Net(nn.Cell):
+    def construct(self, x):
+        order = [3, 1, 2]
+        order.sort(reverse=True)
+        order.remove(1)
+        groups = {}
+        groups.setdefault("a", 1)
+        first = groups.setdefault("b", 2)
+        return x * order[0] * first
+""")
+    advice = [f.message.rsplit("; use ", 1)[1] for f in found if f.rule.symbol == "in-place-method-ignored"]
+    assert advice == [
+        "`order = sorted(order, reverse=True)`",
+        "`order.pop(order.index(1))`",
+        "`if 'a' not in groups: groups['a'] = 1`",
+        "`if 'b' not in groups: groups['b'] = 2`, then `groups[key]`",
+    ]

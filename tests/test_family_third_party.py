@@ -172,3 +172,40 @@ class Net(nn.Cell):
         ("host-call-on-tensor", "grid = np.full((rows, width), -1)"),
         ("numpy-on-constants", "ranks = np.arange(rows)"),
     }
+
+
+def test_a_helper_is_host_only_where_its_arguments_make_it_so(tmp_path):
+    # Review of the host-value model: a helper given constants returns a constant array, and one
+    # element of a returned pair may be host while the other is a tensor; numpy's own pairs are
+    # host values too.
+    got = findings(tmp_path, """
+def make_mask(n):
+    return np.triu(np.ones((n, n)))
+
+
+def scale_and_mask(x, n):
+    return x * 2, np.ones(n)
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.n = 4
+
+    def construct(self, x):
+        k = len(make_mask(self.n))
+        y, m = scale_and_mask(x, self.n)
+        vals, counts = np.unique(x.asnumpy(), return_counts=True)
+        a = np.ones(k)
+        b = np.zeros(len(m))
+        c = np.zeros(len(vals))
+        return Tensor(a), Tensor(b), Tensor(c), y
+""")
+    assert got == {
+        ("numpy-on-constants", "return np.triu(np.ones((n, n)))"),
+        ("numpy-on-constants", "return x * 2, np.ones(n)"),
+        ("host-call-on-tensor", "vals, counts = np.unique(x.asnumpy(), return_counts=True)"),
+        ("numpy-on-constants", "a = np.ones(k)"),
+        ("numpy-on-constants", "b = np.zeros(len(m))"),
+        ("host-call-on-tensor", "c = np.zeros(len(vals))"),
+    }

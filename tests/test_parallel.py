@@ -76,6 +76,18 @@ def test_slices_keep_each_package_whole_the_largest_first(tmp_path):
     assert package_slices(files[:6], 2) == balanced_slices(files[:6], 2)
 
 
+def test_scripts_outside_packages_stay_with_their_folder(tmp_path):
+    files = []
+    for folder, count in (("tools", 4), ("scripts", 3)):
+        (tmp_path / folder).mkdir()
+        for index in range(count):
+            path = tmp_path / folder / f"s{index}.py"
+            path.write_text("#" * 100)
+            files.append(path)
+    slices = package_slices(files, 2)
+    assert [{path.parent.name for path in chunk} for chunk in slices] == [{"tools"}, {"scripts"}]
+
+
 def test_the_text_prefilter_keeps_cells_and_imported_helpers(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "net.py").write_text("from mindspore import nn\nfrom helpers import f\n")

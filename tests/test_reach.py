@@ -436,6 +436,31 @@ def test_names_that_only_end_like_a_module_do_not_import_it(tmp_path):
     assert importers("yolo/utils/ops.py") == []
 
 
+def test_import_lines_name_modules_not_aliases_comments_or_other_folders(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "pkg/__init__.py": "",
+        "pkg/resnet.py": "",
+        "pkg/models.py": "from . import (  # the names the paper uses as\n    resnet,\n)\n",
+        "tools/common/deep/user.py": "from ..shared import helper\n",  # no __init__.py anywhere
+        "tools/common/shared.py": "",
+        "other/shared.py": "",
+        "scripts/__init__.py": "",
+        "scripts/random.py": "",
+        "scripts/train.py": "import random\n",  # the script's own folder is first on sys.path
+        "scripts/sub/__init__.py": "",
+        "scripts/sub/random.py": "",  # sub.random: not what the script's `import random` names
+    })
+    project = Project()
+    project.add_project_of(tmp_path / "pkg" / "__init__.py")
+    importers = lambda name: sorted(str(p.relative_to(tmp_path)) for p in project.importers_of(tmp_path / name))
+    assert importers("pkg/resnet.py") == ["pkg/models.py"]
+    assert importers("tools/common/shared.py") == ["tools/common/deep/user.py"]
+    assert importers("other/shared.py") == []
+    assert importers("scripts/random.py") == ["scripts/train.py"]
+    assert importers("scripts/sub/random.py") == []
+
+
 def test_multi_line_imports_are_seen_when_the_helper_file_is_checked_alone(tmp_path):
     write(tmp_path, {
         "pkg/__init__.py": "",
