@@ -3,9 +3,10 @@
 The family reports a dict returned from construct, a module-level list changed in compiled
 code, which is a compile-time copy: `append`, `clear`, item assignment and `+=` under one rule,
 `extend`, `insert`, `pop` and `reverse` under another (global-list-mutation-at-strict), because the
-compiler treats the two groups differently; and the three in-place methods the graph lacks on a
+compiler treats the two groups differently; the three in-place methods the graph lacks on a
 container built in the function (`sort`, `remove`, `setdefault`), which LAX compiles to
-nothing. What the compiler does at each level, and so which changes are lost where, is in
+nothing; and `pop` on a list of constants, which COMPATIBLE and LAX fold into one list that every
+call pops from. What the compiler does at each level, and so which changes are lost where, is in
 msgraphlint/rules/strict_silent.toml.
 """
 
@@ -60,6 +61,8 @@ class StrictSilentFamily(Family):
             return
         if func.attr in IGNORED_IN_PLACE:
             self._check_in_place(node, func, ctx)
+        elif func.attr == "pop":
+            self._check_constant_pop(node, func, ctx)
         if not self._is_module_list(func.value.id, ctx):
             return
         spelled = ast.unparse(func)
@@ -107,6 +110,19 @@ class StrictSilentFamily(Family):
             instead += f", then `{name}[key]`"  # the value setdefault gave back
         ctx.report("in-place-method-ignored", node, ast.unparse(node), name, instead)
 
+    def _check_constant_pop(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
+        """`s.pop(i)` where s only ever holds literals (its displays, comprehensions over literals,
+        and what is appended to it): COMPATIBLE and LAX fold it into one list that every call
+        pops from. A list that takes any other value is built at each call (seen with 2.10:
+        tensors, `list(x.shape)`), or not known here."""
+        name = func.value.id
+        values = ctx.values.assigned_values(name)
+        if not values or not all(_literal_list(value) for value in values):
+            return
+        if not _only_literals_added(name, ctx):
+            return
+        ctx.report("constant-list-pop", node, ast.unparse(node), name, _without_popped(node, name))
+
     def _is_module_list(self, name: str, ctx: FunctionContext) -> bool:
         """A name that refers, in this function, to a list bound at module level."""
         if name not in _module_lists(ctx.module):
@@ -123,11 +139,89 @@ def _rebinding(call: ast.Call, name: str) -> str:
         given = "".join(f", {ast.unparse(k)}" for k in call.keywords)
         return f"`{name} = sorted({name}{given})`"
     if method == "remove" and len(arguments) == 1:
-        return f"`{name}.pop({name}.index({arguments[0]}))`"
+        # not pop(index(v)): a list of constants is popped again at every call (constant-list-pop)
+        return f"`i = {name}.index({arguments[0]}); {name} = {name}[:i] + {name}[i + 1:]`"
     if method == "setdefault" and len(arguments) == 2:
         key, value = arguments
         return f"`if {key} not in {name}: {name}[{key}] = {value}`"
     return "a new container built from it"
+
+
+# How a list of literals takes new elements and stays the one folded object (seen with 2.10:
+# `extend` and `insert` make a new list, which is right on every call); arguments must be literals.
+LIST_ADDING = frozenset({"append"})
+# Methods that read a list or take elements out: they add nothing.
+LIST_READING = frozenset({"pop", "index", "count", "copy"})
+
+
+def _literal_list(value: ast.expr) -> bool:
+    """A list display of literals, or a comprehension over literals and literal ranges."""
+    if isinstance(value, ast.List):
+        return all(_from_literals(element, frozenset()) for element in value.elts)
+    if isinstance(value, ast.ListComp):
+        names = frozenset(n.id for g in value.generators for n in ast.walk(g.target)
+                          if isinstance(n, ast.Name))
+        return all(_literal_iterable(g.iter) and all(_from_literals(c, names) for c in g.ifs)
+                   for g in value.generators) and _from_literals(value.elt, names)
+    return False
+
+
+def _literal_iterable(node: ast.expr) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_from_literals(element, frozenset()) for element in node.elts)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and not node.keywords and all(_from_literals(a, frozenset()) for a in node.args))
+
+
+def _from_literals(node: ast.expr, names: frozenset[str]) -> bool:
+    """Literals, the given names, and operators on them."""
+    for part in ast.walk(node):
+        if isinstance(part, ast.Name):
+            if part.id not in names:
+                return False
+        elif not isinstance(part, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
+                                   ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.boolop,
+                                   ast.cmpop, ast.expr_context)):
+            return False
+    return True
+
+
+def _only_literals_added(name: str, ctx: FunctionContext) -> bool:
+    """Whether every use of list ``name`` in the function adds literals or nothing at all."""
+    module, function = ctx.module, ctx.function.node
+    for node in module.body_nodes(function):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
+                node.value.id == name and not isinstance(node.ctx, ast.Load)):
+            return False  # s[i] = v
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name):
+            continue
+        method = node.func.attr
+        if method in LIST_ADDING:
+            if not all(_from_literals(argument, frozenset()) for argument in node.args):
+                return False
+        elif method not in LIST_READING:
+            return False
+    return True
+
+
+def _without_popped(call: ast.Call, name: str) -> str:
+    """The slice that builds the list without the element ``call`` pops."""
+    if not call.args:
+        return f"`{name} = {name}[:-1]` (read `{name}[-1]` first if the value is needed)"
+    index = call.args[0]
+    spelled = ast.unparse(index)
+    try:
+        number = ast.literal_eval(index)
+    except ValueError:
+        number = None
+    if number == -1:
+        rebuilt = f"{name}[:-1]"  # s[:i] + s[i + 1:] would keep everything for -1
+    elif isinstance(number, int):
+        rebuilt = f"{name}[:{number}] + {name}[{number + 1}:]"
+    else:
+        rebuilt = f"{name}[:{spelled}] + {name}[{spelled} + 1:]"
+    return f"`{name} = {rebuilt}` (read `{name}[{spelled}]` first if the value is needed)"
 
 
 def _builds(value: ast.expr, kind: str, module: ModuleInfo) -> bool:

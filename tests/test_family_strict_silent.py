@@ -6,7 +6,7 @@ from __future__ import annotations
 from .engine_helpers import check_source, findings_on_lines
 
 FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict",
-          "in-place-method-ignored"}
+          "in-place-method-ignored", "constant-list-pop"}
 HEADER = """
 import mindspore as ms
 from mindspore import nn
@@ -161,7 +161,43 @@ class Net(nn.Cell):
     advice = [f.message.rsplit("; use ", 1)[1] for f in found if f.rule.symbol == "in-place-method-ignored"]
     assert advice == [
         "`order = sorted(order, reverse=True)`",
-        "`order.pop(order.index(1))`",
+        "`i = order.index(1); order = order[:i] + order[i + 1:]`",
         "`if 'a' not in groups: groups['a'] = 1`",
         "`if 'b' not in groups: groups['b'] = 2`, then `groups[key]`",
     ]
+
+
+def test_pop_only_on_lists_of_constants_built_in_the_function(tmp_path):
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x, sizes):
+                dims = [0, 2, 1, 3]
+                dims.pop(1)
+                order = [v for v in range(4)]
+                first = order.pop(0)
+                tensors = [x, x + 1]
+                tensors.pop(0)                # built again at each call
+                shape = list(x.shape)
+                shape.pop(0)                  # list(...): built again at each call
+                sizes.pop()                   # a parameter
+                grown = [1, 2]
+                grown += [3]
+                grown.pop()                   # changed elsewhere: not judged
+                outputs = []
+                outputs.append(x)
+                outputs.pop()                 # holds a tensor: built at each call
+                steps = []
+                steps.append(1)
+                steps.pop()
+                joined = [1]
+                joined.extend([2, 3])
+                joined.pop()                  # extend made a new list: right on every call
+                chunks = [sizes[i:i + 2] for i in range(0, len(sizes), 2)]
+                chunks.pop()                  # over a parameter: not known to be constants
+                return x * dims[-1] * first
+    """)
+    assert got == {
+        ("constant-list-pop", "dims.pop(1)"),
+        ("constant-list-pop", "first = order.pop(0)"),
+        ("constant-list-pop", "steps.pop()"),
+    }

@@ -20,7 +20,8 @@ class SortedScale(nn.Cell):
 class RemovedScale(nn.Cell):
     def construct(self, x):
         scales = [1, 2, 3]
-        scales.pop(scales.index(1))
+        first = scales.index(1)
+        scales = scales[:first] + scales[first + 1:]
         return x * scales[0]
 
 
