@@ -3,7 +3,7 @@
 MindSpore evaluates Python operations on compile-time constants while it compiles: ``1 + "a"``,
 ``int("abcd")``, ``[1, 2].pop(4)``, ``range(0.5)``, ``(2, 3).shape``. Where Python rejects such an
 operation, the compiler rejects the graph with the same error, at every syntax level, before
-anything runs. The values come from the engine's interpreter (msgraphlint.interpret): a failure is
+anything runs; an int ``**`` past int64 is folded wrapped around, without a word. The values come from the engine's interpreter (msgraphlint.interpret): a failure is
 reported only where every operand is known. What the compiler does at each level is in
 msgraphlint/rules/constants.toml.
 """
@@ -34,6 +34,7 @@ OPERATION_INSTEAD = {
     "KeyError": "a key the constant has",
     "ValueError": "a value the operation accepts",
     "ZeroDivisionError": "a divisor that is not zero",
+    "RuntimeError": "a shift that keeps the result within int64",
 }
 ATTRIBUTE_INSTEAD = "an attribute that %s has"
 ARITY_INSTEAD = "the arguments the builtin takes"
@@ -41,6 +42,7 @@ JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an 
 BOOL_INSTEAD = "(x != 0).any() or .all() to say which truth is meant"
 TENSOR_ATTRIBUTE_INSTEAD = "a Tensor method or attribute (msgraphlint explain tensor-attribute-error)"
 HOST_COPY_INSTEAD = "the numpy value itself, built outside construct, or the tensor"
+WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
 class ConstantsFamily(Family):
@@ -67,6 +69,9 @@ class ConstantsFamily(Family):
             elif failure.kind == "tensor-bool":
                 ctx.report("multi-element-tensor-as-bool", failure.node, shown(failure.node),
                            failure.detail, BOOL_INSTEAD)
+            elif failure.kind == "wraps":
+                ctx.report("constant-power-overflow", failure.node, shown(failure.node),
+                           failure.detail, WRAPS_INSTEAD)
             elif failure.kind == "arity":
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)

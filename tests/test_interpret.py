@@ -10,7 +10,8 @@ from .engine_helpers import check_source
 
 HEADER = "import numpy as np\nfrom mindspore import Tensor, nn\n"
 CONSTANT_RULES = {"constant-operation-error", "constant-attribute-error", "builtin-arity-error",
-                  "tensor-bool-operator-join", "multi-element-tensor-as-bool"}
+                  "tensor-bool-operator-join", "multi-element-tensor-as-bool",
+                  "constant-power-overflow"}
 
 
 def flagged(tmp_path, body: str) -> list[tuple[str, str]]:
@@ -29,6 +30,7 @@ def flagged(tmp_path, body: str) -> list[tuple[str, str]]:
         ("a = 1\na += 1\nb = (a, 'c')\nreturn x, b[2]", "return x, b[2]"),
         ("n = int('wide')\nreturn x", "n = int('wide')"),
         ("return x, 2 ** 40 * 2 ** 40", "return x, 2 ** 40 * 2 ** 40"),  # int64 overflow
+        ("return x, 1 << 64", "return x, 1 << 64"),  # rejected like *, not wrapped like **
         ("for i in range(0, 1.5):\n    x = x + i\nreturn x", "for i in range(0, 1.5):"),
         ("t = (2, 3)\nreturn x.reshape(t.shape)", "return x.reshape(t.shape)"),
         ("return x, len(1, 2)", "return x, len(1, 2)"),
@@ -48,6 +50,8 @@ def test_a_failing_operation_on_constants_is_reported(tmp_path, body, line):
         "if True:\n    a = 1\nelse:\n    a = 'a'\nreturn x, a + 1",  # the dead branch is dropped
         "a = 'a'\nif False:\n    return x, a + 1\nreturn x",
         "return x, 2 ** 62",
+        "return x, 2.0 ** 64",  # a float: no int64 in sight
+        "n = x.shape[0]\nreturn x, 2 ** (n * 64)",  # a shape: known only to the compiler
         "d = {'k': 1}\nreturn x, d.get('z')",
         "return x, zip((1,), (2,))",
     ],
@@ -215,3 +219,10 @@ def test_a_tensor_class_imported_under_another_name_is_a_tensor(tmp_path):
                 return x + T([1.0, 2.0]).shapee
     """)
     assert [f.rule.symbol for f in check_source(tmp_path, source)] == ["tensor-attribute-error"]
+
+
+def test_an_integer_power_past_int64_wraps_and_says_so(tmp_path):
+    # probed with 2.10: x * (2 ** 64 // 2 ** 62) is -2 * x at every level, 4 * x in PyNative
+    got = flagged(tmp_path, "big = 2 ** 64\nreturn x * (big // 2 ** 62), x * (-3) ** 41")
+    assert got == [("constant-power-overflow", "big = 2 ** 64"),
+                   ("constant-power-overflow", "return x * (big // 2 ** 62), x * (-3) ** 41")]
