@@ -116,8 +116,9 @@ class ReachModel:
     _return_kinds: dict[int, object] = field(default_factory=dict)
     _returns_pending: set[int] = field(default_factory=set)
     _returns_by_attr: dict[tuple[int, str], object] = field(default_factory=dict)
-    _host_returns: dict[tuple[int, frozenset[str]], object] = field(default_factory=dict)
-    _host_pending: set[tuple[int, frozenset[str]]] = field(default_factory=set)
+    _call_returns: dict[tuple[int, frozenset[str]], tuple] = field(default_factory=dict)
+    _call_pending: set[tuple[int, frozenset[str]]] = field(default_factory=set)
+    _call_callees: dict[int, tuple] = field(default_factory=dict)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
@@ -137,7 +138,7 @@ class ReachModel:
                       self._values, self._compiled, self._compiled_in, self._sub_cell_params,
                       self._dead, self._module_cell_methods, self._importers, self._holders,
                       self._driver_calls, self.evaluations, self._return_kinds,
-                      self._returns_by_attr, self._host_returns)
+                      self._returns_by_attr, self._call_returns, self._call_callees)
             for cache in caches:
                 cache.clear()
             self._closure_done.clear()
@@ -673,7 +674,7 @@ class ReachModel:
             variable_params=compiled.variable_params,
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr),
-            host_returns=lambda call, caller: self.host_return_kinds(
+            call_returns=lambda call, caller: self.call_returns(
                 compiled.module, compiled.node, call, caller),
         )
 
@@ -809,38 +810,44 @@ class ReachModel:
             return self._resolve_function(qualified, module)
         return None
 
-    def host_return_kinds(self, module: ModuleInfo, node: FunctionNode, call: ast.Call,
-                          caller: FunctionValues) -> object:
-        """Which of what a project function called as ``call`` in ``node`` gives back is a host
-        value made from a variable (``np.zeros(n)`` with a variable n), given which of its
-        parameters the call passes variables to (``caller`` says): True, False, or a list per
+    def call_returns(self, module: ModuleInfo, node: FunctionNode, call: ast.Call,
+                     caller: FunctionValues) -> tuple[object, object] | None:
+        """What a project function called as ``call`` in ``node`` gives back, given which of its
+        parameters the call passes variables to (``caller`` says): (which of it may be a
+        variable, which of it is a host value made from one), each True, False, or a list per
         element of a returned tuple (as return_kinds); None when the callee is not a project
         function. Cached per called function and variable parameters."""
-        found = self._plain_callee(module, node, call.func)
+        # asked again at every step of a fixpoint; the memo replays the lookups for the cache
+        found = self.memo(self._call_callees, id(call),
+                          lambda: self._plain_callee(module, node, call.func))
         if found is None or found[2] is not None:
             return None  # not the project's, or a method called through its class
         callee_module, callee = found[0], found[1]
         variables = frozenset(param for param, argument in bind_arguments(call, callee, False)
                               if caller.is_variable(argument))
         key = (id(callee), variables)
-        if key in self._host_pending:
-            return False  # recursion: say nothing
-        self._host_pending.add(key)
+        if key in self._call_pending:
+            return True, False  # recursion: a variable, and nothing said of host values
+        self._call_pending.add(key)
         try:
-            return self.memo(self._host_returns, key,
-                             lambda: self._find_host_returns(callee_module, callee, variables))
+            return self.memo(self._call_returns, key,
+                             lambda: self._find_call_returns(callee_module, callee, variables))
         finally:
-            self._host_pending.discard(key)
+            self._call_pending.discard(key)
 
-    def _find_host_returns(self, module: ModuleInfo, node: FunctionNode,
-                           variables: frozenset[str]) -> object:
-        returns = [n for n in module.body_nodes(node) if isinstance(n, ast.Return)]
+    def _find_call_returns(self, module: ModuleInfo, node: FunctionNode,
+                           variables: frozenset[str]) -> tuple[object, object]:
+        body = module.body_nodes(node)
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body):
+            return True, False  # a generator
+        returns = [n for n in body if isinstance(n, ast.Return)]
         if not returns or any(r.value is None for r in returns):
-            return False
+            return True, False
         values = FunctionValues(
             node, module, is_method=False, variable_params=set(variables),
-            host_returns=lambda call, caller: self.host_return_kinds(module, node, call, caller))
-        return _join_kinds([_element_kinds(r.value, values.is_host) for r in returns])
+            call_returns=lambda call, caller: self.call_returns(module, node, call, caller))
+        return (_join_kinds([_element_kinds(r.value, values.is_variable) for r in returns]),
+                _join_kinds([_element_kinds(r.value, values.is_host) for r in returns]))
 
     def _wrapped_function(self, func: ast.expr, caller: CompiledFunction):
         """``ms.grad(fn)(x)``, or ``grad_fn(x)`` after ``grad_fn = ms.value_and_grad(fn, ...)``

@@ -171,13 +171,13 @@ class FunctionValues:
         variable_params: set[str] | None = None,
         static_attrs: frozenset[str] = frozenset(),
         returns: Callable[[str], object] | None = None,
-        host_returns: Callable[[ast.Call, "FunctionValues"], object] | None = None,
+        call_returns: Callable[[ast.Call, "FunctionValues"], tuple | None] | None = None,
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
-        construct and jit functions, whose parameters are the graph's inputs). ``host_returns``:
+        construct and jit functions, whose parameters are the graph's inputs). ``call_returns``:
         for a call of a project function (and this function, which judges its arguments), which
-        of what it gives back is a host value made from a variable (kinds as ``returns``, True
-        meaning host; None when the callee is not the project's)."""
+        of what it gives back may be a variable and which is a host value made from one (each
+        kinds as ``returns``; None when the callee is not the project's)."""
         self.node = node
         self.module = module
         self.syntax: FunctionSyntax = function_syntax(module, node)
@@ -194,7 +194,7 @@ class FunctionValues:
         # passed), a list of those per tuple element, or True (may be a variable); see
         # ReachModel.return_kinds
         self.returns = returns
-        self.host_returns = host_returns
+        self.call_returns = call_returns
         # names bound to host values made from variables (a subset of self.names)
         self.host: set[str] = set()
         self.names: set[str] = {
@@ -239,15 +239,19 @@ class FunctionValues:
             kinds = self.is_host(value)
         yield from _names_by_kind(target, kinds, _bound_names)
 
-    def _host_returned(self, call: ast.Call) -> object:
-        """host_returns' answer for ``call``; None when it is no project function's call."""
-        if self.host_returns is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
+    def _call_returned(self, call: ast.Call) -> tuple | None:
+        """call_returns' answer for ``call``; None when it is no project function's call."""
+        if self.call_returns is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
             return None
         if isinstance(call.func, ast.Attribute) and self.is_self(call.func.value):
             return None
         if isinstance(call.func, ast.Name) and call.func.id in self.local_names:
             return None  # a parameter or a function defined here: not followed
-        return self.host_returns(call, self)
+        return self.call_returns(call, self)
+
+    def _host_returned(self, call: ast.Call) -> object:
+        found = self._call_returned(call)
+        return None if found is None else found[1]
 
     def is_host(self, node: ast.expr | None) -> bool:
         """Whether the expression may be a host value made from a variable at run time: numpy
@@ -281,10 +285,12 @@ class FunctionValues:
         return False, []
 
     def _returned(self, value: ast.expr | None) -> object:
-        if (self.returns is None or not isinstance(value, ast.Call)
-                or not isinstance(value.func, ast.Attribute) or not self.is_self(value.func.value)):
+        if not isinstance(value, ast.Call):
             return True
-        return self.returns(value.func.attr)
+        if isinstance(value.func, ast.Attribute) and self.is_self(value.func.value):
+            return True if self.returns is None else self.returns(value.func.attr)
+        found = self._call_returned(value)  # h, w = get_hw(x): a project function's pair
+        return True if found is None else found[0]
 
     @property
     def bound(self) -> dict[str, list[ast.expr | None]]:
@@ -352,6 +358,10 @@ class FunctionValues:
                         return False, []  # a helper or sub-Cell that gives back a shape
                     # self.layer(x): a sub-Cell's output; self.helper(c): depends on the arguments
                     return func.attr not in self.method_names, arguments
+                if self.call_returns is not None and any(self.is_variable(a) for a in arguments):
+                    found = self._call_returned(node)
+                    if found is not None:  # a project function: what it gives back for these
+                        return _may_vary(found[0]), []
                 if isinstance(func, ast.Attribute):
                     return False, [func.value, *arguments]  # x.sum(): variable with x
                 return False, arguments
@@ -361,6 +371,13 @@ class FunctionValues:
                 return False, [value]
             case _:
                 return False, [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+
+
+def _may_vary(kinds: object) -> bool:
+    """Whether any element of ``kinds`` (as FunctionValues.returns gives them) may vary."""
+    if isinstance(kinds, list):
+        return any(_may_vary(kind) for kind in kinds)
+    return kinds is not False
 
 
 def _any_part(node: ast.expr | None, inspect) -> bool:

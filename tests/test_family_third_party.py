@@ -209,3 +209,31 @@ class Net(nn.Cell):
         ("numpy-on-constants", "b = np.zeros(len(m))"),
         ("host-call-on-tensor", "c = np.zeros(len(vals))"),
     }
+
+
+def test_what_a_plain_helper_gives_back_is_followed(tmp_path):
+    # h and w come back from the input's shape: compile-time ints, as from a method or a
+    # sub-Cell; the tensor the same helper returns stays an input's.
+    got = findings(tmp_path, """
+def spatial(x):
+    return x.shape[2], x.shape[3]
+
+
+def flatten_with_size(x):
+    return x.reshape(x.shape[0], -1), x.shape[1]
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        h, w = spatial(x)
+        grid = np.zeros((h, w))
+        flat, channels = flatten_with_size(x)
+        ones = np.ones(channels)
+        total = np.sum(flat)
+        return Tensor(grid), Tensor(ones), total
+""")
+    assert got == {
+        ("numpy-on-constants", "grid = np.zeros((h, w))"),
+        ("numpy-on-constants", "ones = np.ones(channels)"),
+        ("numpy-reduction-on-tensor", "total = np.sum(flat)"),
+    }
