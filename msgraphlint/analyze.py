@@ -437,8 +437,9 @@ def check_in_processes(
     contiguous run (neighbours share imports, so each parses little of the others' closures);
     one that runs out takes files from the end of the slice with the most left, so an uneven
     split (one slice's importers cost more to reach) costs no waiting. The report does not
-    depend on who checked what: a file's findings come from its own importer closure. (Measured: parsing and reaching everything once, then forking
-    children that share it, was slower: copy-on-write touched most pages.)
+    depend on who checked what: a file's findings come from its own importer closure.
+    (Measured: parsing and reaching everything once, then forking children that share it, was
+    slower: copy-on-write touched most pages.)
 
     Each process starts from the same project roots as this one, so that it looks up modules
     and importers exactly where a single process would.

@@ -707,7 +707,7 @@ class ReachModel:
             self._returns_pending.discard(key)
 
     def _find_return_kinds(self, owner: ClassInfo, node: FunctionNode) -> object:
-        returns = [n for n in owner.module.body_nodes(node) if isinstance(n, ast.Return)]
+        returns = own_returns(node)
         if not returns or any(r.value is None for r in returns):
             return True
         compiled = CompiledFunction(owner.module, node, owner,
@@ -837,11 +837,8 @@ class ReachModel:
 
     def _find_call_returns(self, module: ModuleInfo, node: FunctionNode,
                            variables: frozenset[str]) -> tuple[object, object]:
-        body = module.body_nodes(node)
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body):
-            return True, False  # a generator
-        returns = [n for n in body if isinstance(n, ast.Return)]
-        if not returns or any(r.value is None for r in returns):
+        returns = own_returns(node)
+        if not returns or any(r.value is None for r in returns) or is_generator(node):
             return True, False
         values = FunctionValues(
             node, module, is_method=False, variable_params=set(variables),
@@ -1369,6 +1366,28 @@ def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.A
     found = model.driver_calls(target)
     assert found is not None, "only asked for roots with driver arguments"
     return found[0], found[1]
+
+
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _own_nodes(function: FunctionNode):
+    """The nodes of a function's body, without those of the functions and classes in it."""
+    pending = list(reversed(function.body))
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, NESTED_SCOPES):
+            pending.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def own_returns(function: FunctionNode) -> list[ast.Return]:
+    """The function's own return statements (not those of a function defined in it)."""
+    return [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+
+
+def is_generator(function: FunctionNode) -> bool:
+    return any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in _own_nodes(function))
 
 
 def _element_kinds(value: ast.expr, judge) -> object:

@@ -237,3 +237,23 @@ class Net(nn.Cell):
         ("numpy-on-constants", "ones = np.ones(channels)"),
         ("numpy-reduction-on-tensor", "total = np.sum(flat)"),
     }
+
+
+def test_returns_of_a_function_defined_in_a_helper_are_not_the_helpers(tmp_path):
+    # rows's own return is a shape, a compile-time int; the bare `return` and the `yield` of
+    # the functions it defines say nothing of it
+    got = findings(tmp_path, """
+def rows(x):
+    def log():
+        return
+    def each():
+        yield 1
+    return x.shape[0]
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        n = rows(x)
+        return Tensor(np.zeros(n)), x
+""")
+    assert got == {("numpy-on-constants", "return Tensor(np.zeros(n)), x")}
