@@ -27,7 +27,8 @@ def nasty_stdlib_files() -> list[Path]:
 
 def test_the_standard_librarys_broken_files_are_findings_not_crashes():
     files = nasty_stdlib_files()
-    assert len(files) >= 10, f"expected CPython's test data under {STDLIB}"
+    if len(files) < 10:  # Debian's python3 ships without the `test` package and its data
+        pytest.skip(f"CPython's test data is not installed under {STDLIB}")
     run = new_engine().check_files(files)
     assert run.internal_errors == []
     input_rules = {f.rule.symbol for f in run.findings if f.rule.family == "input"}
