@@ -98,9 +98,9 @@ class StrictSilentFamily(Family):
 
     def _check_in_place(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
         name = func.value.id
-        values = ctx.values.assigned_values(name)  # [] for parameters, loops, unpacking
-        if not values or not all(_builds(value, IGNORED_IN_PLACE[func.attr], ctx.module)
-                                 for value in values):
+        kind = IGNORED_IN_PLACE[func.attr]
+        values = _bound_only_to(name, ctx, lambda value: _builds(value, kind, ctx.module))
+        if values is None:
             return
         if func.attr == "remove" and any(
                 ctx.is_variable(part) for part in [*values, *node.args]):
@@ -116,10 +116,8 @@ class StrictSilentFamily(Family):
         pops from. A list that takes any other value is built at each call (seen with 2.10:
         tensors, `list(x.shape)`), or not known here."""
         name = func.value.id
-        values = ctx.values.assigned_values(name)
-        if not values or not all(_literal_list(value) for value in values):
-            return
-        if not _only_literals_added(name, ctx):
+        literals = _bound_only_to(name, ctx, lambda value: _literal_list(value, ctx.module))
+        if literals is None or not _only_literals_added(name, ctx):
             return
         ctx.report("constant-list-pop", node, ast.unparse(node), name, _without_popped(node, name))
 
@@ -129,6 +127,13 @@ class StrictSilentFamily(Family):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
+
+
+def _bound_only_to(name: str, ctx: FunctionContext, accepts) -> list[ast.expr] | None:
+    """The values of every `name = value` in the function when ``accepts`` each; None when one
+    is not, or the name is bound otherwise too (a parameter, a loop, an unpacking)."""
+    values = ctx.values.assigned_values(name)
+    return values if values and all(accepts(value) for value in values) else None
 
 
 def _rebinding(call: ast.Call, name: str) -> str:
@@ -154,22 +159,22 @@ LIST_ADDING = frozenset({"append"})
 LIST_READING = frozenset({"pop", "index", "count", "copy"})
 
 
-def _literal_list(value: ast.expr) -> bool:
+def _literal_list(value: ast.expr, module: ModuleInfo) -> bool:
     """A list display of literals, or a comprehension over literals and literal ranges."""
     if isinstance(value, ast.List):
         return all(_from_literals(element, frozenset()) for element in value.elts)
     if isinstance(value, ast.ListComp):
         names = frozenset(n.id for g in value.generators for n in ast.walk(g.target)
                           if isinstance(n, ast.Name))
-        return all(_literal_iterable(g.iter) and all(_from_literals(c, names) for c in g.ifs)
+        return all(_literal_iterable(g.iter, module) and all(_from_literals(c, names) for c in g.ifs)
                    for g in value.generators) and _from_literals(value.elt, names)
     return False
 
 
-def _literal_iterable(node: ast.expr) -> bool:
+def _literal_iterable(node: ast.expr, module: ModuleInfo) -> bool:
     if isinstance(node, (ast.List, ast.Tuple)):
         return all(_from_literals(element, frozenset()) for element in node.elts)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    return (isinstance(node, ast.Call) and module.imports.qualify(node.func) == "builtins.range"
             and not node.keywords and all(_from_literals(a, frozenset()) for a in node.args))
 
 
@@ -240,7 +245,5 @@ def _module_lists(module: ModuleInfo) -> set[str]:
     return {
         name
         for name, values in module.assignments.items()
-        if any(
-            _builds(value, "list", module) for value in values
-        )
+        if any(_builds(value, "list", module) for value in values)
     }

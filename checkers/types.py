@@ -18,7 +18,8 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.attributes import attribute_assignments, held_call_names, held_class
-from msgraphlint.interpret import TensorValue, evaluation as _interpreted
+from msgraphlint.interpret import TensorValue, evaluation
+from msgraphlint.reach import NESTED_SCOPES
 from msgraphlint.values import NOT_DATA_COMPARISONS, FunctionValues
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
 
@@ -348,9 +349,9 @@ class TypesFamily(Family):
                 and (not isinstance(node.left, ast.Constant) or isinstance(node.left.value, str))):
             return
         operands = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-        evaluation = _evaluation(ctx)
+        found = evaluation(ctx.model, ctx.function)
         for operand in operands:
-            if self.kinds(ctx).is_tensor(operand) or evaluation.value(operand).__class__ is TensorValue:
+            if self.kinds(ctx).is_tensor(operand) or found.value(operand).__class__ is TensorValue:
                 ctx.report("percent-format-of-tensor", node, ast.unparse(node)[:60], ast.unparse(operand),
                            PERCENT_INSTEAD)
                 return
@@ -638,13 +639,9 @@ def _variable_test_above(node: ast.AST, parents: dict, function: ast.AST, ctx: F
     """The test of the nearest enclosing ``if``/``while`` whose test flows from the inputs."""
     current = parents.get(id(node))
     while current is not None and current is not function:
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if isinstance(current, NESTED_SCOPES):
             return None  # a nested definition: not this graph's raise
         if isinstance(current, (ast.If, ast.While)) and ctx.is_variable(current.test):
             return current.test
         current = parents.get(id(current))
     return None
-
-
-def _evaluation(ctx: FunctionContext):
-    return _interpreted(ctx.model, ctx.function)

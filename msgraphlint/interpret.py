@@ -31,7 +31,9 @@ import re
 from dataclasses import dataclass, field
 
 from .project import ModuleInfo, bound_names
-from .reach import CompiledFunction, ReachModel, driver_context, single_assignment
+from .reach import (
+    MAX_CONSTANT_DEPTH, CompiledFunction, ReachModel, driver_context, single_assignment,
+)
 from .values import function_syntax
 
 # ----- values -----------------------------------------------------------------------------
@@ -609,7 +611,7 @@ class Interpreter:
 
     def constant(self, expr: ast.expr, depth: int) -> object:
         """A constant expression written outside the function (a closure's or module's)."""
-        if depth > 8:
+        if depth > MAX_CONSTANT_DEPTH:
             return UNKNOWN
         match expr:
             case ast.Constant(value=value):
@@ -635,7 +637,7 @@ class Interpreter:
     def driver_value(self, expr: ast.expr, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
         """What a plain-Python caller passes: a constant, or a tensor it builds."""
         module, function = driver
-        if depth > 8:
+        if depth > MAX_CONSTANT_DEPTH:
             return UNKNOWN
         if isinstance(expr, ast.Name):
             value = single_assignment(module, function, expr.id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -707,8 +708,8 @@ class ReachModel:
             self._returns_pending.discard(key)
 
     def _find_return_kinds(self, owner: ClassInfo, node: FunctionNode) -> object:
-        returns = own_returns(node)
-        if not returns or any(r.value is None for r in returns):
+        returns = known_returns(owner.module, node)
+        if returns is None:
             return True
         compiled = CompiledFunction(owner.module, node, owner,
                                     Target(node.name, "cell", owner.module, node, owner))
@@ -720,7 +721,7 @@ class ReachModel:
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr))
         # False for a compile-time value, True for a variable, per element of a returned tuple
-        return _join_kinds([_element_kinds(r.value, values.is_variable) for r in returns])
+        return _join_returns(returns, values.is_variable)
 
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
         """The classes whose attributes ``self`` has in a compiled function: the target's Cell
@@ -837,14 +838,13 @@ class ReachModel:
 
     def _find_call_returns(self, module: ModuleInfo, node: FunctionNode,
                            variables: frozenset[str]) -> tuple[object, object]:
-        returns = own_returns(node)
-        if not returns or any(r.value is None for r in returns) or is_generator(node):
+        returns = known_returns(module, node)
+        if returns is None or is_generator(module, node):
             return True, False
         values = FunctionValues(
             node, module, is_method=False, variable_params=set(variables),
             call_returns=lambda call, caller: self.call_returns(module, node, call, caller))
-        return (_join_kinds([_element_kinds(r.value, values.is_variable) for r in returns]),
-                _join_kinds([_element_kinds(r.value, values.is_host) for r in returns]))
+        return _join_returns(returns, values.is_variable), _join_returns(returns, values.is_host)
 
     def _wrapped_function(self, func: ast.expr, caller: CompiledFunction):
         """``ms.grad(fn)(x)``, or ``grad_fn(x)`` after ``grad_fn = ms.value_and_grad(fn, ...)``
@@ -1128,10 +1128,14 @@ def returns_to_python(node: ast.Return, function: CompiledFunction, values: Func
 
 def enclosing_scope(node: ast.AST, values: FunctionValues) -> ast.AST | None:
     """The function, lambda or class a node belongs to, through the function's parent map."""
-    parent = values.parent(node)
-    while parent is not None and not isinstance(parent, NESTED_SCOPES):
-        parent = values.parent(parent)
-    return parent
+    return _nearest_scope(node, values.parent)
+
+
+def _nearest_scope(node: ast.AST, parent: Callable[[ast.AST], ast.AST | None]) -> ast.AST | None:
+    current = parent(node)
+    while current is not None and not isinstance(current, NESTED_SCOPES):
+        current = parent(current)
+    return current
 
 
 @lru_cache(maxsize=256)
@@ -1368,26 +1372,34 @@ def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.A
     return found[0], found[1]
 
 
-NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+def _own_nodes(module: ModuleInfo, function: FunctionNode, kinds: tuple[type, ...]) -> list[ast.AST]:
+    """The nodes of ``kinds`` in a function's body that are its own, not those of a function or
+    class defined in it (the body's walk and parent map are the module's cached ones)."""
+    parents = module.parents(function)
+
+    def parent(node: ast.AST) -> ast.AST | None:
+        return parents.get(id(node))  # keyed by id, as FunctionValues.parent
+
+    return [node for node in module.body_nodes(function)
+            if isinstance(node, kinds) and _nearest_scope(node, parent) is function]
 
 
-def _own_nodes(function: FunctionNode):
-    """The nodes of a function's body, without those of the functions and classes in it."""
-    pending = list(reversed(function.body))
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, NESTED_SCOPES):
-            pending.extend(reversed(list(ast.iter_child_nodes(node))))
+def known_returns(module: ModuleInfo, function: FunctionNode) -> list[ast.Return] | None:
+    """The function's own return statements when each gives a value back; None when there is
+    none, or a bare ``return`` (what it gives back is then not summarised)."""
+    returns = _own_nodes(module, function, (ast.Return,))
+    if not returns or any(r.value is None for r in returns):
+        return None
+    return returns  # type: ignore[return-value]
 
 
-def own_returns(function: FunctionNode) -> list[ast.Return]:
-    """The function's own return statements (not those of a function defined in it)."""
-    return [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+def is_generator(module: ModuleInfo, function: FunctionNode) -> bool:
+    return bool(_own_nodes(module, function, (ast.Yield, ast.YieldFrom)))
 
 
-def is_generator(function: FunctionNode) -> bool:
-    return any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in _own_nodes(function))
+def _join_returns(returns: list[ast.Return], judge) -> object:
+    """``judge`` of what the returns give back, per element of returned tuples, joined."""
+    return _join_kinds([_element_kinds(r.value, judge) for r in returns])
 
 
 def _element_kinds(value: ast.expr, judge) -> object:
