@@ -12,12 +12,10 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.knowledge.mindspore import CELL_NAMESPACES, PARAMETER_CLASSES, PRIMITIVE_NAMESPACE
 from msgraphlint.project import ClassInfo, ModuleInfo
 from msgraphlint.reach import ReachModel
 
-PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
-CELL_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
-PRIMITIVE_NAMESPACE = "mindspore.ops."
 # CapWords names in mindspore.nn that are not Cells (metrics), and the base class itself.
 NOT_CELLS = frozenset(
     {

@@ -15,12 +15,10 @@ import ast
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import snapshot
 from msgraphlint.interpret import TensorValue, evaluation
+from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS
 
 # Every attribute a Tensor or Parameter has in graph mode (msgraphlint/data/tensor_attributes.toml).
 TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
-# Host copies: on an input they lose the gradient (asnumpy-in-graph); on a tensor built from
-# constants there is no gradient, and only STRICT and COMPATIBLE refuse the attribute.
-HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
 # The graph's lists, tuples, dicts and strings have the methods of Python's and, in 2.10, one more
 # (the compiler's method table maps list_append ... list_extend and dict_get, dict_haskey as
 # has_key, dict_clear, dict_update, dict_fromkeys); dunder names are the compiler's business.
@@ -49,7 +47,7 @@ class ConstantsFamily(Family):
     name = "constants"
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
-        dead = ctx.model.dead_nodes(ctx.function)
+        dead = ctx.model.unevaluated_nodes(ctx.function)
         found = evaluation(ctx.model, ctx.function)
         for node, attr in found.tensor_lookups:
             if id(node) in dead:

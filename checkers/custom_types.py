@@ -21,6 +21,7 @@ from msgraphlint.attributes import (
     mutates_self,
     resolve_project_class,
 )
+from msgraphlint.knowledge.mindspore import PRIMITIVE_NAMESPACE, is_tensor_function
 from msgraphlint.project import ModuleInfo, flatten_targets
 from msgraphlint.reach import ReachModel, Target
 
@@ -35,7 +36,6 @@ NON_PARAMETER_CALLS = frozenset(
         "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
     }
 )
-NON_PARAMETER_CALL_PREFIXES = ("numpy.", "mindspore.ops.", "mindspore.numpy.")
 
 
 # ----- the family ----------------------------------------------------------------------------
@@ -181,9 +181,10 @@ def _is_certainly_not_parameter(value: ast.expr, module: ModuleInfo) -> bool:
             )
         case ast.Call(func=func):
             qualified = module.imports.qualify(func) or ""
-            return qualified in NON_PARAMETER_CALLS or qualified.startswith(
-                NON_PARAMETER_CALL_PREFIXES
-            )
+            # numpy, a tensor function of ops, mint or mindspore.numpy, a primitive: never a
+            # Parameter (mint.nn's Cells are not judged here)
+            return (qualified in NON_PARAMETER_CALLS or qualified.startswith("numpy.")
+                    or is_tensor_function(qualified) or qualified.startswith(PRIMITIVE_NAMESPACE))
     return False
 
 

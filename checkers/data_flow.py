@@ -20,7 +20,8 @@ import ast
 from dataclasses import dataclass, field
 
 from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.values import NOT_DATA_COMPARISONS, FunctionValues
+from msgraphlint.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
+from msgraphlint.values import FunctionValues
 
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
 # as bound, and nothing inside is checked, so one mistake gives one finding.
@@ -31,56 +32,46 @@ OPAQUE_STATEMENTS = tuple(
 )
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-# Tensor methods whose result is not one tensor (a Python value, a tuple, a host copy).
-NON_TENSOR_METHODS = frozenset(
-    {
-        "item", "tolist", "asnumpy", "numpy", "split", "chunk", "unbind", "tensor_split",
-        "topk", "sort", "nonzero", "size", "dim", "numel", "dtype", "shape",
-        "keys", "values", "items", "get", "index", "count", "append", "pop", "copy",
-        "format", "join", "startswith", "endswith", "replace", "lower", "upper",
-    }
-)
-TENSOR_MODULES = ("mindspore.ops.", "mindspore.numpy.")
 
-# Kinds of values the compiler joins. "input" is a graph input of unknown structure (a tensor or a
+# Kinds of values the compiler joins. INPUT is a graph input of unknown structure (a tensor or a
 # tuple of them): known not to be None, nothing more.
 KIND_WORDS = {
-    "tensor": "a tensor", "int": "an int", "float": "a float", "bool": "a bool",
-    "str": "a string", "none": "None", "tuple": "a tuple", "list": "a list",
-    "input": "a graph input",
+    Kind.TENSOR: "a tensor", Kind.INT: "an int", Kind.FLOAT: "a float", Kind.BOOL: "a bool",
+    Kind.STR: "a string", Kind.NONE: "None", Kind.TUPLE: "a tuple", Kind.LIST: "a list",
+    Kind.INPUT: "a graph input",
 }
 # Python literal kinds: each fails to join with a tensor or a graph input at every level (probed
 # with MindSpore 2.10). Two different literal types are not reported: a construct returning them is
 # rejected, but LAX accepts them from a helper used in arithmetic, and every level accepts them
 # assigned to a variable (int then float).
-SCALAR_KINDS = frozenset({"int", "float", "bool", "str"})
-TENSOR_KINDS = frozenset({"tensor", "input"})
+SCALAR_KINDS = frozenset({Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.STR})
+TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.INPUT})
 # A tensor fails to join with a tuple or list (an input may be either: not reported).
-TENSOR_CLASHES = frozenset({"tuple", "list"})
+TENSOR_CLASHES = frozenset({Kind.TUPLE, Kind.LIST})
 # Kinds that STRICT cannot join with None (COMPATIBLE and LAX turn the join into a host value).
-NONE_JOINABLE = frozenset({"tensor", "int", "float", "bool", "str", "tuple", "input"})
+NONE_JOINABLE = frozenset({Kind.TENSOR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.STR, Kind.TUPLE, Kind.INPUT})
 
 
-def join_problem(first: str, second: str) -> str | None:
+def join_problem(first: Kind, second: Kind) -> str | None:
     """The rule two known kinds break when an if on a tensor joins them; None if they join."""
-    if first == second or "unknown" in (first, second):
+    if first == second or Kind.UNKNOWN in (first, second):
         return None
     pair = {first, second}
-    if "none" in pair:
-        return "branch-none-join" if (pair - {"none"}) <= NONE_JOINABLE else None
+    if Kind.NONE in pair:
+        return "branch-none-join" if (pair - {Kind.NONE}) <= NONE_JOINABLE else None
     if pair & SCALAR_KINDS and pair & TENSOR_KINDS:
         return "branch-type-mismatch"
-    if "tensor" in pair and pair & TENSOR_CLASHES:
+    if Kind.TENSOR in pair and pair & TENSOR_CLASHES:
         return "branch-type-mismatch"
     return None
 
 
 def report_join_problem(ctx: FunctionContext, rule: str, node: ast.AST, what: str, line: int,
-                        first: str, second: str) -> None:
+                        first: Kind, second: Kind) -> None:
     """Report two kinds an if on a tensor cannot join: branch-none-join names the kind that is
     not None, the other rules both kinds."""
     if rule == "branch-none-join":
-        other = second if first == "none" else first
+        other = second if first == Kind.NONE else first
         ctx.report(rule, node, what, KIND_WORDS[other], line)
     else:
         ctx.report(rule, node, what, KIND_WORDS[first], KIND_WORDS[second], line)
@@ -170,118 +161,6 @@ def holds_literals(node: ast.expr, fv: FunctionValues) -> bool:
     return bool(values) and all(isinstance(value, ast.Constant) for value in values)
 
 
-def is_tensor_condition(test: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
-    """Whether an if-test is a tensor, which type inference cannot fold: then both branches are
-    compiled and their values joined. Bare parameters are not enough (construct may receive
-    Python numbers, which are constants)."""
-    if depth > 8 or not fv.is_variable(test):
-        return False
-    match test:
-        case ast.UnaryOp(op=ast.Not(), operand=operand):
-            return is_tensor_condition(operand, fv, depth + 1)
-        case ast.BoolOp(values=values):
-            return any(is_tensor_condition(value, fv, depth + 1) for value in values)
-        case ast.Compare():
-            return is_tensor(test, fv, depth + 1)
-        case ast.Call():
-            return is_tensor(test, fv, depth + 1)
-        case ast.Name(id=name):
-            values = fv.assigned_values(name)
-            return bool(values) and all(
-                is_tensor_condition(value, fv, depth + 1) or is_tensor(value, fv, depth + 1)
-                for value in values
-            )
-    return False
-
-
-def is_tensor(node: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
-    """Whether an expression is (statically, surely enough) one tensor computed in the graph:
-    arithmetic or a comparison on a tensor, a tensor method, a mindspore.ops function. The outputs
-    of sub-Cells and primitives kept on ``self`` are not counted: ``self.shape(x)`` is a tuple."""
-    if depth > 8 or not fv.is_variable(node):
-        return False
-    match node:
-        case ast.BinOp(left=left, right=right):
-            return any(tensor_operand(side, fv, depth) for side in (left, right))
-        case ast.UnaryOp(op=ast.USub() | ast.UAdd() | ast.Invert(), operand=operand):
-            return tensor_operand(operand, fv, depth)
-        case ast.Compare(ops=ops, left=left, comparators=comparators):
-            operands = [left, *comparators]
-            # `is`/`in` tests are answered while compiling even on tensors (identity, membership).
-            if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
-                literal_kind(operand) in ("tuple", "list", "none", "str") for operand in operands
-            ):
-                return False  # `shape == ()` and the like compare tuples, known while compiling
-            return any(tensor_operand(operand, fv, depth) for operand in operands)
-        case ast.Call(func=ast.Attribute(value=receiver, attr=method)) if not fv.is_self(receiver):
-            if method in NON_TENSOR_METHODS:
-                return False
-            qualified = fv.module.imports.qualify(node.func) or ""
-            if qualified.startswith(TENSOR_MODULES):
-                return True
-            return is_tensor(receiver, fv, depth + 1) or is_input(receiver, fv)
-        case ast.Call(func=func):
-            qualified = fv.module.imports.qualify(func) or ""
-            return qualified.startswith(TENSOR_MODULES) and qualified.rsplit(".", 1)[-1][:1].islower()
-        case ast.Subscript(value=value):
-            return is_tensor(value, fv, depth + 1)
-        case ast.Name(id=name):
-            values = fv.assigned_values(name)
-            return bool(values) and all(is_tensor(value, fv, depth + 1) for value in values)
-    return False
-
-
-def tensor_operand(node: ast.expr, fv: FunctionValues, depth: int) -> bool:
-    return is_tensor(node, fv, depth + 1) or is_input(node, fv)
-
-
-def is_input(node: ast.expr, fv: FunctionValues) -> bool:
-    """A parameter without a default value that receives a variable: an input of a root, or a
-    helper's parameter some compiled caller passes a variable to. Parameters with defaults are
-    often settings or shapes, so they are not counted."""
-    if not isinstance(node, ast.Name) or fv.self_name == node.id:
-        return False
-    args = fv.node.args
-    positional = [*args.posonlyargs, *args.args]
-    without_default = positional[: len(positional) - len(args.defaults)]
-    without_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
-    return node.id in {a.arg for a in without_default} and node.id in fv.names
-
-
-def literal_kind(node: ast.expr | None) -> str | None:
-    match node:
-        case None | ast.Constant(value=None):
-            return "none"
-        case ast.Constant(value=bool()):
-            return "bool"
-        case ast.Constant(value=int()):
-            return "int"
-        case ast.Constant(value=float()):
-            return "float"
-        case ast.Constant(value=str()):
-            return "str"
-        case ast.UnaryOp(op=ast.USub() | ast.UAdd(), operand=ast.Constant(value=int() | float())):
-            return literal_kind(node.operand)
-        case ast.Tuple():
-            return "tuple"
-        case ast.List():
-            return "list"
-    return None
-
-
-def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool) -> str:
-    """'none', a literal kind, 'tuple', 'tensor', 'input' (``roots``: parameters are inputs) or
-    'unknown'."""
-    kind = literal_kind(node)
-    if kind is not None:
-        return kind
-    if is_tensor(node, fv):
-        return "tensor"
-    if roots and is_input(node, fv):
-        return "input"
-    return "unknown"
-
-
 # ----- names bound on some paths only --------------------------------------------------------
 
 
@@ -337,7 +216,7 @@ class FunctionFlow:
             case ast.AugAssign(target=target, value=value):
                 self.uses(target, state, load_target=True)
                 self.uses(value, state)
-                self.bind(target, state, "unknown")
+                self.bind(target, state, Kind.UNKNOWN)
             case ast.AnnAssign(target=target, value=value):
                 if value is not None:
                     self.uses(value, state)
@@ -348,7 +227,7 @@ class FunctionFlow:
             case ast.For(target=target, iter=iterable, body=body, orelse=orelse):
                 self.uses(iterable, state)
                 inside = self.loop_entry(node, "for", body, state)
-                self.bind(target, inside, "unknown")
+                self.bind(target, inside, Kind.UNKNOWN)
                 self.block(body, inside)
                 return self.after_loop(node, "for", [target, *body], self.block(orelse, state))
             case ast.While(test=test, body=body, orelse=orelse):
@@ -368,7 +247,7 @@ class FunctionFlow:
                 for item in items:
                     self.uses(item.context_expr, state)
                     if item.optional_vars is not None:
-                        self.bind(item.optional_vars, state, "unknown")
+                        self.bind(item.optional_vars, state, Kind.UNKNOWN)
                 return self.block(body, state)
             case ast.Assert(test=test, msg=msg):
                 self.uses(test, state)
@@ -377,7 +256,7 @@ class FunctionFlow:
                 self.excluded.update(names)
             case ast.Import(names=aliases) | ast.ImportFrom(names=aliases):
                 for alias in aliases:
-                    state.bind((alias.asname or alias.name).split(".")[0], "unknown")
+                    state.bind((alias.asname or alias.name).split(".")[0], Kind.UNKNOWN)
             case ast.FunctionDef() | ast.AsyncFunctionDef():
                 for expression in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
                     self.uses(expression, state)
@@ -385,12 +264,12 @@ class FunctionFlow:
                 # even if it is never called).
                 for read in free_reads(node):
                     self.check_use(read, state)
-                state.bind(node.name, "unknown")
+                state.bind(node.name, Kind.UNKNOWN)
             case ast.ClassDef(name=name):
-                state.bind(name, "unknown")
+                state.bind(name, Kind.UNKNOWN)
             case _ if isinstance(node, OPAQUE_STATEMENTS):
                 for name in stored_names(node):
-                    state.bind(name, "unknown")
+                    state.bind(name, Kind.UNKNOWN)
         return state
 
     def branch(self, node: ast.If, body: State | None, orelse: State | None) -> State | None:
@@ -437,7 +316,7 @@ class FunctionFlow:
             return None
         for name in stored_names(*body):
             if name in state.bound:
-                state.bound[name] = state.bound[name] | {"unknown"}
+                state.bound[name] = state.bound[name] | {Kind.UNKNOWN}
             elif name not in state.partial and name not in self.excluded:
                 state.partial[name] = f"inside the {keyword} loop at line {node.lineno}"
         return state
@@ -483,7 +362,7 @@ class FunctionFlow:
             pending.extend((child, shadowed) for child in ast.iter_child_nodes(current))
         # `if (m := value):` binds m on every path from the test on, whichever branch runs.
         for name in walrus:
-            state.bind(name, "unknown")
+            state.bind(name, Kind.UNKNOWN)
 
     def check_use(self, node: ast.Name, state: State) -> None:
         name = node.id
@@ -509,17 +388,17 @@ class FunctionFlow:
         if rule := join_problem(first, second):
             self.report_join(rule, node, "this conditional expression", node.lineno, first, second)
 
-    def report_join(self, rule: str, node: ast.AST, what: str, line: int, first: str, second: str):
+    def report_join(self, rule: str, node: ast.AST, what: str, line: int, first: Kind, second: Kind):
         key = (rule, id(node))
         if key in self.reported:
             return
         self.reported.add(key)
         report_join_problem(self.ctx, rule, node, what, line, first, second)
 
-    def kind(self, node: ast.expr | None, state: State) -> str:
+    def kind(self, node: ast.expr | None, state: State) -> Kind:
         if isinstance(node, ast.Name) and node.id in state.bound:
             kinds = state.bound[node.id]
-            return next(iter(kinds)) if len(kinds) == 1 else "unknown"
+            return next(iter(kinds)) if len(kinds) == 1 else Kind.UNKNOWN
         return value_kind(node, self.fv, self.roots)
 
     def bind(self, target: ast.expr, state: State, kind: str) -> None:
@@ -532,7 +411,7 @@ class FunctionFlow:
             return
         for name in stored_names(target):
             if name not in self.excluded:
-                state.bind(name, "unknown")
+                state.bind(name, Kind.UNKNOWN)
 
 
 def parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef, fv: FunctionValues,
@@ -543,7 +422,7 @@ def parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef, fv: Funct
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
         if arg is not None:
             node = ast.Name(id=arg.arg, ctx=ast.Load())
-            state.bind(arg.arg, "input" if ctx.function.is_root and is_input(node, fv) else "unknown")
+            state.bind(arg.arg, Kind.INPUT if ctx.function.is_root and is_input(node, fv) else Kind.UNKNOWN)
     return state
 
 
@@ -554,7 +433,7 @@ def nested_parameters_state(function: ast.FunctionDef | ast.AsyncFunctionDef) ->
     args = function.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
         if arg is not None:
-            state.bind(arg.arg, "unknown")
+            state.bind(arg.arg, Kind.UNKNOWN)
     return state
 
 
@@ -656,7 +535,7 @@ class ReturnJoins:
                     continue
                 # Point at an explicit return (falling off the end has no line of its own), the
                 # one giving None or a literal when both are explicit.
-                odd_first = first in SCALAR_KINDS or first == "none"
+                odd_first = first in SCALAR_KINDS or first == Kind.NONE
                 if not second_explicit or (first_explicit and odd_first):
                     node, kind, other = first_node, first, second
                 else:
@@ -666,7 +545,7 @@ class ReturnJoins:
                 self.reported.add(id(node))
                 report_join_problem(self.ctx, rule, node, "this return", branch.lineno, kind, other)
 
-    def kind(self, value: ast.expr | None) -> str:
+    def kind(self, value: ast.expr | None) -> Kind:
         return value_kind(value, self.fv, self.roots)
 
 

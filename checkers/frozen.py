@@ -11,8 +11,8 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import rule
+from msgraphlint.knowledge.mindspore import RANDOM_MODULES
 
-RANDOM_MODULES = ("numpy.random.", "random.")
 # These set or read the generator's state instead of drawing: nothing is frozen.
 NOT_DRAWS = frozenset(
     {

@@ -10,9 +10,8 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS
 
-# Tensor methods that hand the data to host Python (tolist() calls asnumpy()).
-HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
 # Methods that numpy arrays share with tensors: on an array the copy has already been reported.
 ARRAY_METHODS_TOO = frozenset({"tolist"})
 TENSOR_REPLACEMENT = "Tensor methods and mindspore.ops (x.item() for a Python scalar)"

@@ -14,6 +14,7 @@ import ast
 from msgraphlint.analyze import CellContext, Family, FunctionContext
 from msgraphlint.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
 from msgraphlint.catalogue import snapshot
+from msgraphlint.knowledge.mindspore import CELL_DEFINED_AT, TENSOR_DEFINED_AT, is_mindspore_cell_name
 from msgraphlint.project import ClassInfo, ModuleInfo
 from msgraphlint.reach import REMOVED_JIT_DECORATORS
 
@@ -29,8 +30,8 @@ REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 # `python -m msgraphlint.snapshots` (the static path never imports MindSpore).
 _REGISTRY = snapshot("jit_forbidden")
 JIT_FORBIDDEN_MINDSPORE_VERSION = _REGISTRY["mindspore_version"]
-_CELL_PREFIX = "mindspore.nn.cell.Cell."
-_TENSOR_PREFIX = "mindspore.common.tensor.Tensor."
+_CELL_PREFIX = CELL_DEFINED_AT + "."
+_TENSOR_PREFIX = TENSOR_DEFINED_AT + "."
 FORBIDDEN_CELL_METHODS = frozenset(
     method.removeprefix(_CELL_PREFIX)
     for method in _REGISTRY["methods"]
@@ -176,9 +177,7 @@ class JitApiFamily(Family):
                 return ctx.model.is_cell(sub) and ctx.model.find_method(sub, method) is None
             built_from = held_call_names(ctx, receiver.attr)
             return bool(built_from) and all(
-                name and name.startswith("mindspore.nn.") and name.rsplit(".", 1)[-1][:1].isupper()
-                for name in built_from
-            )
+                name and is_mindspore_cell_name(name) for name in built_from)
         return False
 
     def _may_be_cell(self, receiver: ast.expr, ctx: FunctionContext) -> bool:

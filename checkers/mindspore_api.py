@@ -18,6 +18,7 @@ from functools import cache
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.api_snapshot import load, module_keys
+from msgraphlint.knowledge.mindspore import is_mindspore_name
 
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"
 POSITIONAL = ("positional_only", "positional_or_keyword")
@@ -50,7 +51,7 @@ class MindsporeApiFamily(Family):
         if not isinstance(node.ctx, ast.Load) or not names_mindspore(node, ctx):
             return  # self.x, tensor methods, other libraries: most attributes, and no MindSpore name
         qualified = ctx.qualify(node)
-        if qualified is None or not qualified.startswith("mindspore."):
+        if qualified is None or not is_mindspore_name(qualified):
             return
         found = lookup(qualified)
         if found is not None and found[2] is None and not guarded_by_hasattr(node, ctx):
@@ -62,7 +63,7 @@ class MindsporeApiFamily(Family):
         if not names_mindspore(node.func, ctx):
             return
         qualified = ctx.qualify(node.func)
-        if qualified is None or not qualified.startswith("mindspore."):
+        if qualified is None or not is_mindspore_name(qualified):
             return
         found = lookup(qualified)
         if found is None or found[2] is None or "params" not in found[2]:

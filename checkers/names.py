@@ -73,6 +73,7 @@ IMPORT_INSTEAD = "define or import it at module level"
 
 class NamesFamily(Family):
     name = "names"
+    parse_time_visitors = frozenset({"visit_Name"})  # names resolve while parsing (probed)
 
     def __init__(self) -> None:
         # Answers that read other files: kept through the scope model's memo, which replays

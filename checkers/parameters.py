@@ -13,6 +13,7 @@ import ast
 from msgraphlint.analyze import Family, FunctionContext
 
 from msgraphlint.attributes import held_call_names, held_class, held_object_class
+from msgraphlint.knowledge.mindspore import NN_NAMESPACE, NN_PARAMETER_NAMES
 
 SET_DATA_INSTEAD = "ops.assign"
 # Tensor methods whose kernels (InplaceUniform, InplaceNormal, InplaceRandom, ...) MindSpore 2.10
@@ -26,10 +27,6 @@ INPLACE_INITIALISERS = {
     "zero_": "ops.zeros_like",
     "fill_": "ops.full_like",
 }
-# Parameters that the Cells shipped in mindspore.nn create under these names.
-NN_PARAMETER_NAMES = frozenset(
-    {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
-)
 
 
 class ParametersFamily(Family):
@@ -84,6 +81,6 @@ class ParametersFamily(Family):
         built_from = held_call_names(ctx, holder.attr)
         return (
             bool(built_from)
-            and all(name and name.startswith("mindspore.nn.") for name in built_from)
+            and all(name and name.startswith(NN_NAMESPACE) for name in built_from)
             and node.attr in NN_PARAMETER_NAMES
         )

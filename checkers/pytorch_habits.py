@@ -18,9 +18,6 @@ from msgraphlint.reach import CELL_BASE, is_static
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
 # model only knows the Parameters a project Cell creates itself.
-LAYER_PARAMETER_NAMES = frozenset(
-    {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
-)
 # `x.to(self.device)`: the PyTorch idiom names the device in a variable or attribute.
 DEVICE_NAME_HINT = "device"
 DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
@@ -34,7 +31,7 @@ class PytorchHabitsFamily(Family):
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         func = node.func
-        if not isinstance(func, ast.Attribute) or not is_tensor(func.value, ctx):
+        if not isinstance(func, ast.Attribute) or not ctx.kinds.is_input_or_weight(func.value):
             return
         receiver = ast.unparse(func.value)
         spelled = ast.unparse(node)
@@ -45,7 +42,7 @@ class PytorchHabitsFamily(Family):
         elif func.attr in DEVICE_METHODS and not node.args:
             ctx.report("device-move-call", node, spelled, DELETE_THE_CALL)
         elif func.attr == "to" and (device := device_argument(node)) is not None:
-            if is_tensor_device(device, ctx):
+            if names_tensor_device(device, ctx):
                 ctx.report("move-to-tensor-device", node, spelled, to_replacement(node, func.value))
             elif names_device(device, ctx):
                 ctx.report("device-move-call", node, spelled, to_replacement(node, func.value))
@@ -66,18 +63,6 @@ class PytorchHabitsFamily(Family):
         if has_foreign_base(cls, ctx):
             return
         ctx.report("forward-without-construct", forward, cls.name)
-
-
-def is_tensor(receiver: ast.expr, ctx: FunctionContext) -> bool:
-    """A value known to be a tensor: one from the inputs, or a layer's weight (`self.fc.weight`)."""
-    if ctx.is_variable(receiver):
-        return True
-    return (
-        isinstance(receiver, ast.Attribute)
-        and receiver.attr in LAYER_PARAMETER_NAMES
-        and isinstance(receiver.value, ast.Attribute)
-        and ctx.is_self(receiver.value.value)
-    )
 
 
 def size_replacement(node: ast.Call, receiver: str) -> str:
@@ -104,9 +89,9 @@ def device_argument(node: ast.Call) -> ast.expr | None:
     return keyword if keyword is not None else (node.args[0] if node.args else None)
 
 
-def is_tensor_device(device: ast.expr, ctx: FunctionContext) -> bool:
+def names_tensor_device(device: ast.expr, ctx: FunctionContext) -> bool:
     """`other.device` of a tensor: read through the interpreter at LAX, rejected at STRICT."""
-    return isinstance(device, ast.Attribute) and device.attr == "device" and is_tensor(device.value, ctx)
+    return isinstance(device, ast.Attribute) and device.attr == "device" and ctx.kinds.is_input_or_weight(device.value)
 
 
 def to_replacement(node: ast.Call, receiver: ast.expr) -> str:

@@ -13,7 +13,7 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.project import ClassInfo
-from msgraphlint.reach import is_mindspore_cell_name
+from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
 # The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
 ACCEPTED_STATEMENTS = frozenset(
@@ -96,6 +96,7 @@ HOST_CONTEXT_PACKAGES = frozenset(
 
 class SyntaxFamily(Family):
     name = "syntax"
+    parse_time_visitors = frozenset({"*"})  # the parser rejects these in every branch it reads
 
     def __init__(self) -> None:
         # The compiled function being walked and the nodes inside opaque definitions reported in it.

@@ -12,11 +12,9 @@ import ast
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import rule
+from msgraphlint.knowledge.mindspore import RANDOM_MODULES
 from msgraphlint.values import NON_GRAPH_BUILTINS
 
-# On constants these belong to the `frozen` family (evaluated once, at compile time); on a tensor
-# value they are host calls like any other (seen: STRICT rejects them, LAX loses the gradient).
-RANDOM_MODULES = ("numpy.random.", "random.")
 # np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
 NUMPY_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any", "all", "ptp"}

@@ -20,12 +20,14 @@ from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .cache import ResultCache, file_record
 from .catalogue import rule as lookup_rule
 from .fallback import JitModules
 from .findings import Finding
+from .kinds import TensorKinds
 from .project import (
     ClassInfo,
     ModuleInfo,
@@ -51,6 +53,9 @@ class Family:
     """
 
     name: str = ""
+    # The visitors (``"visit_Name"``, or "*" for all) that judge what MindSpore's parser reads, so
+    # they also see the branches that type inference never evaluates (ReachModel.unevaluated_nodes).
+    parse_time_visitors: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -90,6 +95,11 @@ class FunctionContext(CellContext):
     @property
     def values(self) -> FunctionValues:
         return self.model.values(self.function)
+
+    @cached_property
+    def kinds(self) -> TensorKinds:
+        """Which expressions of this function are tensors, and which may hold several elements."""
+        return TensorKinds(self)
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)
@@ -171,6 +181,7 @@ class Engine:
     def __post_init__(self) -> None:
         self.model = ReachModel(self.project)
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
+        self._parse_time_handlers: dict[type, list[Callable]] = defaultdict(list)
         self._cell_checks: list[Callable] = []
         self._module_checks: list[Callable] = []
         self._function_checks: list[Callable] = []
@@ -186,6 +197,8 @@ class Engine:
                     node_type = getattr(ast, attr[len("visit_") :], None)
                     if isinstance(node_type, type):
                         self._handlers[node_type].append(getattr(family, attr))
+                        if attr in family.parse_time_visitors or "*" in family.parse_time_visitors:
+                            self._parse_time_handlers[node_type].append(getattr(family, attr))
 
     # ----- front-end entry points ---------------------------------------------------------
 
@@ -338,12 +351,14 @@ class Engine:
             context = FunctionContext(self, module, findings, compiled)
             for function_check in self._function_checks:
                 function_check(compiled.node, context)
-            handlers = self._handlers
+            handlers, parse_time = self._handlers, self._parse_time_handlers
             dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
+            unevaluated = self.model.unevaluated_nodes(compiled)  # parsed, never evaluated
             for node in module.body_nodes(compiled.node):
                 if id(node) in dead:
                     continue
-                for handler in handlers.get(type(node), ()):
+                table = parse_time if id(node) in unevaluated else handlers
+                for handler in table.get(type(node), ()):
                     handler(node, context)
         return findings
 

@@ -4,11 +4,11 @@ what kind of project class an object is: questions several rule families ask of 
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .project import ClassInfo, ModuleInfo
-from .reach import CompiledFunction, ReachModel
+from .reach import CompiledFunction, ReachModel, bind_arguments
+from .values import function_syntax
 
 if TYPE_CHECKING:
     from .analyze import FunctionContext
@@ -18,11 +18,14 @@ PLAIN_BASES = frozenset({"builtins.object"})
 
 def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     """``self.<attr> = value`` outside the target's compiled code (``__init__`` and other host-side
-    methods of the classes ``self`` has here), by attribute."""
-    return _attribute_assignments(ctx.model, ctx.function)
+    methods of the classes ``self`` has here), by attribute. ``self.data = data`` with ``data`` a
+    parameter of ``__init__`` gives what every construction of the class passes instead
+    (``TestNet(1)``: the literal 1, in the module of the call), when the project shows them all."""
+    model = ctx.model
+    return model.memo(model.table("attribute_assignments"), id(ctx.function),
+                      lambda: _attribute_assignments(model, ctx.function))
 
 
-@lru_cache(maxsize=512)
 def _attribute_assignments(
     model: ReachModel, function: CompiledFunction
 ) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
@@ -33,8 +36,37 @@ def _attribute_assignments(
             if id(method) in compiled:
                 continue
             for attr, value in cls.method_self_assignments[name]:
-                found.setdefault(attr, []).append((cls.module, value))
+                passed = _constructor_arguments(model, cls, method, value) if name == "__init__" else None
+                found.setdefault(attr, []).extend(passed if passed is not None else [(cls.module, value)])
     return found
+
+
+def _constructor_arguments(model: ReachModel, cls: ClassInfo, init: ast.FunctionDef,
+                           value: ast.expr) -> list[tuple[ModuleInfo, ast.expr]] | None:
+    """What the constructions of ``cls`` pass the ``__init__`` parameter ``value`` names (or its
+    default), when ``value`` is such a parameter, bound nowhere else in ``__init__``."""
+    if not isinstance(value, ast.Name):
+        return None
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    names = [p.arg for p in [*positional[1:], *args.kwonlyargs]]
+    if value.id not in names or value.id in function_syntax(cls.module, init).bound:
+        return None
+    calls = model.constructor_calls(cls)
+    if not calls:
+        return None
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    passed: list[tuple[ModuleInfo, ast.expr]] = []
+    for module, call in calls:
+        bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]
+        if len(bound) == 1:
+            passed.append((module, bound[0]))
+        elif not bound and value.id in defaults:
+            passed.append((cls.module, defaults[value.id]))
+        else:
+            return None
+    return passed
 
 
 def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:

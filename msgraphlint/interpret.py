@@ -30,6 +30,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 
+from .knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
 from .project import ModuleInfo, bound_names
 from .reach import (
     MAX_CONSTANT_DEPTH, CompiledFunction, ReachModel, driver_context, single_assignment,
@@ -158,12 +159,9 @@ CONSTANT_TYPES = (int, float, bool, str, type(None), tuple, list, dict, slice, r
 MODULE_CONSTANTS = {"sys.maxsize": 2**63 - 1, "math.pi": math.pi, "math.e": math.e,
                     "math.tau": math.tau, "numpy.pi": math.pi}
 CONSTANT_MODULES = frozenset(name.split(".")[0] for name in MODULE_CONSTANTS)
-TENSOR_CLASSES = frozenset({"mindspore.Tensor"})
+ELEMENT_TYPE_MODULES = DTYPE_MODULES | {"numpy"}  # np.float32 names the same element type
 NUMPY_FILLED = frozenset({"numpy.ones", "numpy.zeros", "numpy.empty"})
 NUMPY_FROM_DATA = frozenset({"numpy.array", "numpy.asarray"})
-DTYPE_MODULES = ("mindspore.", "mindspore.common.dtype.", "mindspore.dtype.", "numpy.")
-DTYPE_NAMES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
-                         "float32", "float64", "bfloat16", "bool"})
 
 
 def is_known(value: object) -> bool:
@@ -558,7 +556,7 @@ class Interpreter:
                 return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
         if name in self.module.imports.names:
             qualified = self.module.imports.names[name]
-            return TENSOR_CLASS if qualified in TENSOR_CLASSES else UNKNOWN
+            return TENSOR_CLASS_VALUE if qualified == TENSOR_NAME else UNKNOWN
         values = self.module.assignments.get(name)
         if values is not None:
             if (len(values) != 1 or _declared_global(self.module, name)
@@ -642,7 +640,7 @@ class Interpreter:
         if isinstance(expr, ast.Name):
             value = single_assignment(module, function, expr.id)
             return self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
-        if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) in TENSOR_CLASSES:
+        if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) == TENSOR_NAME:
             data = self.driver_value(expr.args[0], driver, depth + 1) if expr.args else UNKNOWN
             if module is self.module:
                 made = self.tensor(expr, [data, *[UNKNOWN for _ in expr.args[1:]]])
@@ -762,11 +760,11 @@ class Interpreter:
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         func = node.func
         qualified = self.module.imports.qualify(func) if isinstance(func, ast.Attribute) else None
-        if qualified in TENSOR_CLASSES or qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
+        if qualified == TENSOR_NAME or qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
             args = [self.expr(a, env, depth + 1) for a in node.args]
             for keyword in node.keywords:
                 self.expr(keyword.value, env, depth + 1)
-            return self.tensor(node, args) if qualified in TENSOR_CLASSES else self.array(node, qualified, args)
+            return self.tensor(node, args) if qualified == TENSOR_NAME else self.array(node, qualified, args)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env, depth + 1)
             self.attribute(func, receiver, func.attr)
@@ -778,7 +776,7 @@ class Interpreter:
         args = [self.expr(a, env, depth + 1) for a in node.args]
         for keyword in node.keywords:
             self.expr(keyword.value, env, depth + 1)
-        if callee is TENSOR_CLASS:
+        if callee is TENSOR_CLASS_VALUE:
             return self.tensor(node, args)
         qualified = self.module.imports.qualify(func)
         if qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
@@ -831,7 +829,7 @@ class Interpreter:
             if keyword.arg == "dtype":
                 qualified = self.module.imports.qualify(keyword.value) or ""
                 name = qualified.rsplit(".", 1)[-1]
-                if qualified.startswith(DTYPE_MODULES) and name in DTYPE_NAMES:
+                if qualified.rpartition(".")[0] in ELEMENT_TYPE_MODULES and name in ELEMENT_TYPES:
                     return {"bool_": "bool"}.get(name, name)
                 return None
         return ""  # not given
@@ -927,7 +925,7 @@ class Interpreter:
             if not isinstance(result, (type({}.values()), type({}.items()))) else UNKNOWN
 
 
-TENSOR_CLASS = Builtin("mindspore.Tensor")
+TENSOR_CLASS_VALUE = Builtin("mindspore.Tensor")
 EXPRESSION_HANDLERS = {
     # names and constants are handled in Interpreter.expr itself
     ast.Attribute: Interpreter._attribute, ast.Call: Interpreter._call, ast.BinOp: Interpreter._binop,
@@ -1018,7 +1016,7 @@ def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
 
 OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
 CONSTRUCTOR_NAMES = frozenset({"Tensor", "array", "asarray", "zeros", "ones", "empty"})
-CONSTRUCTOR_QUALNAMES = TENSOR_CLASSES | NUMPY_FILLED | NUMPY_FROM_DATA  # `Tensor as T`
+CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_FILLED | NUMPY_FROM_DATA  # `Tensor as T`
 
 
 def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:

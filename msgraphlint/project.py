@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from functools import lru_cache, cached_property
 from pathlib import Path
 
+from .knowledge.mindspore import PARAMETER_CLASSES
 from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, read_source, split_lines
 
@@ -31,7 +32,6 @@ SKIPPED_DIRS = frozenset(
         "htmlcov",
     }
 )
-PARAMETER_CLASSES = frozenset({"mindspore.Parameter"})
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 # `import a`, `from .x import (\n a,\n b)` and backslash continuations: the names that follow.
 _IMPORT_LINE = re.compile(

@@ -10,6 +10,7 @@ code outside the reach (``__init__``, training loops, plain helpers) is never ch
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from collections import deque
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .knowledge.mindspore import CELL_CLASS, is_mindspore_cell_name
 from .catalogue import Level
 from .project import (
     ClassInfo, ModuleInfo, Project, bound_names, construct_without_self, may_define_targets,
@@ -27,7 +29,7 @@ from .values import FunctionValues
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
-CELL_BASE = "mindspore.nn.Cell"
+CELL_BASE = CELL_CLASS
 JIT_DECORATORS = frozenset({"mindspore.jit", "mindspore.ms_function"})
 REMOVED_JIT_DECORATORS = frozenset({"mindspore.ms_function"})  # removed in MindSpore 2.6
 JIT_CLASS_DECORATOR = "mindspore.jit_class"
@@ -73,6 +75,9 @@ class CompiledFunction:
     via: tuple[str, ...] = ()  # helpers between the root and this function, this one last
     # Parameters some compiled call site passes a variable to; None for roots (all are inputs).
     variable_params: set[str] | None = None
+    # Parameters that every compiled call site passes a literal (or leaves at a literal default):
+    # param -> the values passed. Type inference decides an `if` on them per call.
+    passed_constants: dict[str, frozenset] = field(default_factory=dict)
 
     @property
     def is_root(self) -> bool:
@@ -110,6 +115,7 @@ class ReachModel:
     _values: dict[int, FunctionValues] = field(default_factory=dict)
     _sub_cell_params: dict[int, set[str] | None] = field(default_factory=dict)
     _dead: dict[int, frozenset[int]] = field(default_factory=dict)
+    _unevaluated: dict[int, frozenset[int]] = field(default_factory=dict)
     _module_cell_methods: dict[int, list] = field(default_factory=dict)
     _importers: dict[int, list[Path]] = field(default_factory=dict)
     _holders: dict[int, list | None] = field(default_factory=dict)
@@ -130,24 +136,28 @@ class ReachModel:
     # module file -> what reaching its targets read (for the result cache, when recording)
     unit_reads: dict[str, frozenset[tuple]] = field(default_factory=dict)
     _generation: int = 0
+    # every dict that memo() has been handed, the families' own included: id -> the dict
+    _memo_caches: dict[int, dict] = field(default_factory=dict)
+    _tables: dict[str, dict] = field(default_factory=dict)
 
     def sync(self) -> None:
-        """Drop every derived answer when a module's content was replaced (an editor buffer)."""
+        """Drop every derived answer when a module's content was replaced (an editor buffer):
+        the memo's caches (whoever owns them) and the state that reaching files keeps."""
         if self._generation != self.project.generation:
             self._generation = self.project.generation
-            caches = (self._is_cell, self._mro, self._classes, self._reach, self._targets,
-                      self._values, self._compiled, self._compiled_in, self._sub_cell_params,
-                      self._dead, self._module_cell_methods, self._importers, self._holders,
-                      self._driver_calls, self.evaluations, self._return_kinds,
-                      self._returns_by_attr, self._call_returns, self._call_callees)
-            for cache in caches:
+            for cache in self._memo_caches.values():
                 cache.clear()
-            self._closure_done.clear()
+            for state in (self._compiled, self._compiled_in, self.evaluations, self._closure_done,
+                          self._returns_pending, self._call_pending, self._sub_cell_pending):
+                state.clear()
 
     def memo(self, cache: dict, key, compute):
         """``cache[key]``, computed once; each answer remembers what it read (files, lookups,
         importer queries) and reports it again whenever it is reused, so that the result cache
-        knows every file a finding depends on. Checkers keep their cross-file answers here too."""
+        knows every file a finding depends on. Checkers keep their cross-file answers here too;
+        ``sync`` drops every cache handed here when the project changes."""
+        if id(cache) not in self._memo_caches:
+            self._memo_caches[id(cache)] = cache
         reads = self.project.reads
         if key in cache:
             value, read = cache[key]
@@ -374,6 +384,12 @@ class ReachModel:
                     reached[id(edge.node)] = compiled
                     queue.append(compiled)
         self._propagate_variables(reached, edges)
+        incoming: dict[int, list[CallEdge]] = {}
+        for _, edge in edges:
+            incoming.setdefault(id(edge.node), []).append(edge)
+        for key, compiled in reached.items():
+            if not compiled.is_root:
+                compiled.passed_constants = passed_constants(compiled.node, incoming.get(key, []))
         return list(reached.values())
 
     def _propagate_variables(self, reached: dict[int, CompiledFunction], edges) -> None:
@@ -520,6 +536,45 @@ class ReachModel:
                 return None
         return module, driver, calls
 
+    def table(self, name: str) -> dict:
+        """A named cache owned by this model, for answers computed outside it (attributes.py):
+        handed to ``memo`` like the model's own, and dropped with them."""
+        return self._tables.setdefault(name, {})
+
+    def constructor_calls(self, cls: ClassInfo) -> list[tuple[ModuleInfo, ast.Call]] | None:
+        """Every call that builds ``cls`` in the project, with the module it is written in: the
+        parents' ``self.<attr> = cls(...)`` (``holders``), or the one plain-Python function that
+        builds it (a test body, ``main()``); None when the class is built or used in any other
+        way, or has project subclasses (their ``super().__init__`` calls are not followed)."""
+        return self.memo(self.table("constructor_calls"), id(cls),
+                         lambda: self._find_constructor_calls(cls))
+
+    def _find_constructor_calls(self, cls: ClassInfo) -> list[tuple[ModuleInfo, ast.Call]] | None:
+        if self.subclasses(cls, cls.module.path):
+            return None
+        holders = self.holders(cls)
+        if holders:
+            calls: list[tuple[ModuleInfo, ast.Call]] = []
+            for parent, attr in holders:
+                for value in parent.self_assignments.get(attr, ()):
+                    if isinstance(value, ast.Call) and self.class_named(
+                            value.func, parent.module, parent.scope) is cls:
+                        calls.append((parent.module, value))
+            return calls or None
+        module = cls.module
+        if cls.scope:
+            driver = cls.scope[-1]
+            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+        else:
+            driver = _only_function_naming(module, cls.name, cls.node)
+            if driver is None or _in_all(module, cls.name) or any(
+                    self.project.mentions(path, cls.name.encode())
+                    for path in self.project.importers_of(module.path)):
+                return None
+        calls = _constructions(module, driver, cls.name, cls.node)
+        return None if calls is None else [(module, call) for call in calls]
+
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
         uses ``cls`` in any other way (a model of its own, a list of layers, an export). Asked
@@ -626,6 +681,34 @@ class ReachModel:
             for statement in (node.orelse if truth else node.body):
                 dead.update(id(n) for n in module.nodes(statement))
         return frozenset(dead)
+
+    def unevaluated_nodes(self, compiled: CompiledFunction) -> frozenset[int]:
+        """``dead_nodes``, and the branches type inference never evaluates: those of an ``if``
+        decided by the literals every compiled caller passes (``helper(x)`` with ``host=False``:
+        ``np.tanh`` under ``if host:`` is never run, at every level; probed with 2.10). The
+        parser still reads them: an undefined name or a ``try`` there is rejected all the same,
+        so only the checks of what the graph evaluates skip them."""
+        return self.memo(self._unevaluated, id(compiled), lambda: self._find_unevaluated(compiled))
+
+    def _find_unevaluated(self, compiled: CompiledFunction) -> frozenset[int]:
+        dead = self.dead_nodes(compiled)
+        constants = compiled.passed_constants
+        if not constants:
+            return dead
+        module = compiled.module
+        rebound = self.values(compiled).bound
+        known = {name: values for name, values in constants.items() if name not in rebound}
+        found = set(dead)
+        ifs = module.derived("ifs", compiled.node,
+                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        for node in ifs:
+            if id(node) in found:
+                continue
+            truth = constant_truth(node.test, known)
+            if truth is not None:
+                for statement in (node.orelse if truth else node.body):
+                    found.update(id(n) for n in module.nodes(statement))
+        return frozenset(found)
 
     def static_truth(self, test: ast.expr, compiled: CompiledFunction) -> bool | None:
         """The truth of an if-test the parser knows while compiling, else None."""
@@ -961,12 +1044,15 @@ class ReachModel:
             variables = None
         else:
             variables = kept.variable_params | compiled.variable_params
+        constants = merge_constants(kept.passed_constants, compiled.passed_constants)
         if path_order(compiled) < path_order(kept):
             self._values.pop(id(kept), None)
             kept = self._compiled[key] = replace_variables(compiled, variables)
         elif variables != kept.variable_params:
             kept.variable_params = variables
+        kept.passed_constants = constants if not kept.is_root else {}
         self._values.pop(id(kept), None)
+        self._unevaluated.pop(id(kept), None)
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
         self.sync()
@@ -985,18 +1071,97 @@ def replace_variables(compiled: CompiledFunction, variables: set[str] | None) ->
     """A copy (the reach lists keep the original) with the merged variable parameters."""
     return CompiledFunction(
         compiled.module, compiled.node, compiled.owner, compiled.target, compiled.via,
-        None if variables is None else set(variables),
+        None if variables is None else set(variables), dict(compiled.passed_constants),
     )
 
 
-def is_mindspore_cell_name(qualified: str) -> bool:
-    """``mindspore.nn.Cell`` and the Cells ``mindspore.nn`` ships (Dense, SequentialCell, ...)."""
-    if qualified == CELL_BASE:
-        return True
-    if not qualified.startswith("mindspore.nn."):
-        return False
-    last = qualified.rsplit(".", 1)[-1]
-    return last[:1].isupper()
+_NOT_A_LITERAL = object()
+
+
+def _literal(expr: ast.expr | None) -> object:
+    """The value of a literal argument (``False``, ``"eval"``, ``-1``), else _NOT_A_LITERAL."""
+    match expr:
+        case ast.Constant(value=value):
+            return value
+        case ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=int() | float() as number)) if (
+                not isinstance(number, bool)):
+            return -number
+    return _NOT_A_LITERAL
+
+
+def passed_constants(callee: FunctionNode, edges: list[CallEdge]) -> dict[str, frozenset]:
+    """param -> the literals the calls pass it, for the parameters that every call gives a
+    literal or leaves at a literal default (none when any call unpacks *args or **kwargs)."""
+    if not edges:
+        return {}
+    args = callee.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
+                        args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    passed: dict[str, set] = {}
+    unknown: set[str] = set()
+    for edge in edges:
+        call = edge.call
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return {}
+        bound: dict[str, list[ast.expr]] = {}
+        for param, argument in bind_arguments(call, callee, edge.binds_self):
+            bound.setdefault(param, []).append(argument)
+        for param in [p.arg for p in [*positional, *args.kwonlyargs]]:
+            given = bound.get(param)
+            value = _literal(given[0] if given and len(given) == 1 else (
+                None if given else defaults.get(param)))
+            if value is _NOT_A_LITERAL:
+                unknown.add(param)
+            else:
+                passed.setdefault(param, set()).add(value)
+    return {param: frozenset(values) for param, values in passed.items() if param not in unknown}
+
+
+def merge_constants(first: dict[str, frozenset], second: dict[str, frozenset]) -> dict[str, frozenset]:
+    """The literals two sets of paths pass: a parameter known on both, with the values of both."""
+    return {param: first[param] | second[param] for param in first.keys() & second.keys()}
+
+
+COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+               ast.IsNot: operator.is_not, ast.Lt: operator.lt, ast.LtE: operator.le,
+               ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def constant_truth(test: ast.expr, known: dict[str, frozenset]) -> bool | None:
+    """The truth of an if-test on parameters whose possible literals are ``known``, when every
+    combination gives the same; else None."""
+    match test:
+        case ast.Name(id=name) if name in known:
+            truths = {bool(value) for value in known[name]}
+            return truths.pop() if len(truths) == 1 else None
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            truth = constant_truth(operand, known)
+            return None if truth is None else not truth
+        case ast.BoolOp(op=op, values=values):
+            truths = [constant_truth(value, known) for value in values]
+            decisive = isinstance(op, ast.Or)  # or: one True decides; and: one False
+            if decisive in truths:
+                return decisive
+            return (not decisive) if None not in truths else None
+        case ast.Compare(left=left, ops=[op], comparators=[right]) if type(op) in COMPARISONS:
+            lefts, rights = _possible(left, known), _possible(right, known)
+            if lefts is None or rights is None:
+                return None
+            try:
+                truths = {bool(COMPARISONS[type(op)](a, b)) for a in lefts for b in rights}
+            except TypeError:
+                return None  # `"a" < 1`: the compiler's error, not a fold
+            return truths.pop() if len(truths) == 1 else None
+    return None
+
+
+def _possible(expr: ast.expr, known: dict[str, frozenset]) -> frozenset | None:
+    if isinstance(expr, ast.Name):
+        return known.get(expr.id)
+    value = _literal(expr)
+    return None if value is _NOT_A_LITERAL else frozenset({value})
 
 
 def first_parameter(node: FunctionNode) -> str | None:
@@ -1320,6 +1485,24 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
             return None
         calls.append(parent)
     return calls if calls else None
+
+
+def _constructions(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST) -> list[ast.Call] | None:
+    """Every ``name(...)`` in ``driver``, or None when ``name`` is used there in any other way
+    (passed on, subclassed, rebound) or any call unpacks ``*args``/``**kwargs``."""
+    parents = module.parents(driver)
+    inside = range(definition.lineno, (definition.end_lineno or definition.lineno) + 1)
+    calls: list[ast.Call] = []
+    for node in module.nodes(driver):
+        if not (isinstance(node, ast.Name) and node.id == name) or node.lineno in inside:
+            continue
+        call = parents.get(id(node))
+        if not (isinstance(node.ctx, ast.Load) and isinstance(call, ast.Call) and call.func is node):
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        calls.append(call)
+    return calls or None
 
 
 def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:

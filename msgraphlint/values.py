@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable
 from functools import cached_property
 
+from .knowledge.mindspore import HOST_COPY_METHODS
 from .project import ModuleInfo, bound_names
 
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
@@ -31,7 +32,6 @@ NON_GRAPH_BUILTINS = frozenset(
 # What makes a host value (a numpy array, a Python list) out of a variable at run time: its length
 # and shape depend on the data, unlike a tensor's, which the compiler knows.
 HOST_PACKAGES = ("numpy.", "scipy.")
-HOST_COPY_METHODS = frozenset({"asnumpy", "tolist"})
 # Builtins whose result is a host value when their argument is one (`list(ends)`, `zip(a, b)`).
 HOST_PRESERVING_BUILTINS = frozenset(
     {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.zip", "builtins.enumerate",

@@ -9,18 +9,22 @@ findings, never the engine.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from .samples_index import ROOT
 
-ENGINE, FAMILIES, PIPELINE, FRONT = range(4)
+KNOWLEDGE, ENGINE, FAMILIES, PIPELINE, FRONT = range(5)
 LAYER_OF = {
+    # MindSpore's facts as data: imports nothing of the engine
+    "knowledge": KNOWLEDGE,
     # engine: the project model, reach, the value model, the catalogue and its data
     **dict.fromkeys(
-        ["catalogue", "findings", "source", "qualnames", "project", "values", "reach", "interpret", "api_snapshot", "fallback",
-         "attributes", "analyze", "cache", "suppress", "version", "snapshots"], ENGINE),
+        ["catalogue", "findings", "source", "qualnames", "project", "values", "kinds", "reach", "interpret",
+         "api_snapshot", "fallback", "attributes", "analyze", "cache", "suppress", "version", "snapshots"],
+        ENGINE),
     "checkers": FAMILIES,
     **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm", "fix"],
                     PIPELINE),
@@ -127,7 +131,27 @@ def test_imports_only_look_down(module):
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("msgraphlint.checkers.")))
 def test_a_family_imports_only_the_engine(module):
-    assert sorted(t for t in GRAPH[module] if layer(t) != ENGINE) == []
+    assert sorted(t for t in GRAPH[module] if layer(t) not in (ENGINE, KNOWLEDGE)) == []
+
+
+# The engine's one model answers what a value is; a family that defines one of these asks a
+# tensor or constant question of its own (docs/architecture.md, "What each value is").
+VALUE_QUESTIONS = re.compile(
+    r"^_?(is_tensor\w*|tensor_kind\w*|\w*value_kind|literal_kind|is_input|is_variable|is_constant"
+    r"|is_host|tensor_operand|\w*TensorKinds|builds_tensor|returns_tensor)$")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "checkers").glob("*.py")), ids=lambda p: p.name)
+def test_families_ask_the_model_what_a_value_is(path):
+    tree = ast.parse(path.read_text("utf-8"))
+    own = sorted(node.name for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and VALUE_QUESTIONS.match(node.name))
+    assert own == []
+    # Module prefixes of MindSpore ("mindspore.ops.") are facts of the knowledge layer.
+    prefixes = sorted(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                      and isinstance(node.value, str) and node.value.startswith("mindspore.")
+                      and node.value.endswith("."))
+    assert prefixes == []
 
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("msgraphlint.report")))

@@ -1,0 +1,359 @@
+"""What each value of a compiled function is: a tensor (and whether it may hold several
+elements), a Python literal of some type, None, a graph input, or unknown.
+
+This is the engine's one answer to "is this a tensor?", asked by every rule family
+(``FunctionContext.kinds`` for the size-aware view, ``value_kind`` and ``is_tensor`` for the
+kinds that branches join). It reads the constants-versus-variables model (``values.py``) and
+MindSpore's facts (``knowledge/mindspore.py``); no family keeps an answer of its own.
+
+Two questions, two precisions:
+
+- ``is_tensor`` / ``value_kind``: is the expression surely one tensor computed in the graph, or a
+  literal of a known type? What the compiler joins when an ``if`` on a tensor merges two branches.
+- ``TensorKinds``: of the tensors, which may hold more than one element (``MULTI``): those that
+  carry an input or a Parameter elementwise. What decides whether a tensor used as a Python bool
+  is ambiguous.
+
+Unknown says nothing: precision first.
+"""
+
+from __future__ import annotations
+
+import ast
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .attributes import held_call_names
+from .knowledge.mindspore import (
+    AXIS_KEYWORDS, BATCH_LAYERS, NN_PARAMETER_NAMES, NON_TENSOR_METHODS, REDUCTIONS, SAME_SIZE_ATTRIBUTES,
+    SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE, TENSOR_EVIDENCE_READ,
+    TENSOR_METHOD_REDUCTIONS, returns_tensor,
+)
+from .values import NOT_DATA_COMPARISONS, FunctionValues
+
+if TYPE_CHECKING:
+    from .analyze import FunctionContext
+
+
+class Kind(StrEnum):
+    """The kinds of value the compiler joins and tests (a str enum: message tables key on it)."""
+
+    TENSOR = "tensor"
+    MULTI = "multi"  # a tensor that may hold more than one element
+    INPUT = "input"  # a graph input of unknown structure (a tensor or a tuple of them), never None
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    STR = "str"
+    NONE = "none"
+    TUPLE = "tuple"
+    LIST = "list"
+    UNKNOWN = "unknown"
+    PENDING = "pending"  # a name whose kind is being worked out (x = x / 2): neutral in joins
+
+
+MULTI, TENSOR, PENDING = Kind.MULTI, Kind.TENSOR, Kind.PENDING
+# Deepest expression or chain of names followed (deep expressions are valid Python: past this the
+# answer is unknown rather than a deeper recursion).
+MAX_NAME_CHAIN = 8
+MAX_EXPRESSION_DEPTH = 50
+# Methods of Python's str, list, tuple and dict (and tensor attributes read as calls): a call of
+# one gives no tensor, whatever the receiver.
+PYTHON_VALUE_METHODS = frozenset(
+    {
+        "keys", "values", "items", "get", "index", "count", "append", "pop", "copy",
+        "format", "join", "startswith", "endswith", "replace", "lower", "upper", "dtype", "shape",
+    }
+)
+NOT_ONE_TENSOR_METHODS = NON_TENSOR_METHODS | PYTHON_VALUE_METHODS
+
+
+# ----- the kinds branches join -----------------------------------------------------------------
+
+
+def is_tensor_condition(test: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
+    """Whether an if-test is a tensor, which type inference cannot fold: then both branches are
+    compiled and their values joined. Bare parameters are not enough (construct may receive
+    Python numbers, which are constants)."""
+    if depth > MAX_NAME_CHAIN or not fv.is_variable(test):
+        return False
+    match test:
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return is_tensor_condition(operand, fv, depth + 1)
+        case ast.BoolOp(values=values):
+            return any(is_tensor_condition(value, fv, depth + 1) for value in values)
+        case ast.Compare():
+            return is_tensor(test, fv, depth + 1)
+        case ast.Call():
+            return is_tensor(test, fv, depth + 1)
+        case ast.Name(id=name):
+            values = fv.assigned_values(name)
+            return bool(values) and all(
+                is_tensor_condition(value, fv, depth + 1) or is_tensor(value, fv, depth + 1)
+                for value in values
+            )
+    return False
+
+
+def is_tensor(node: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
+    """Whether an expression is (statically, surely enough) one tensor computed in the graph:
+    arithmetic or a comparison on a tensor, a tensor method, a mindspore.ops function. The outputs
+    of sub-Cells and primitives kept on ``self`` are not counted: ``self.shape(x)`` is a tuple."""
+    if depth > MAX_NAME_CHAIN or not fv.is_variable(node):
+        return False
+    match node:
+        case ast.BinOp(left=left, right=right):
+            return any(tensor_operand(side, fv, depth) for side in (left, right))
+        case ast.UnaryOp(op=ast.USub() | ast.UAdd() | ast.Invert(), operand=operand):
+            return tensor_operand(operand, fv, depth)
+        case ast.Compare(ops=ops, left=left, comparators=comparators):
+            operands = [left, *comparators]
+            # `is`/`in` tests are answered while compiling even on tensors (identity, membership).
+            if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
+                literal_kind(operand) in (Kind.TUPLE, Kind.LIST, Kind.NONE, Kind.STR) for operand in operands
+            ):
+                return False  # `shape == ()` and the like compare tuples, known while compiling
+            return any(tensor_operand(operand, fv, depth) for operand in operands)
+        case ast.Call(func=ast.Attribute(value=receiver, attr=method)) if not fv.is_self(receiver):
+            if method in NOT_ONE_TENSOR_METHODS:
+                return False
+            qualified = fv.module.imports.qualify(node.func) or ""
+            if returns_tensor(qualified):
+                return True
+            return is_tensor(receiver, fv, depth + 1) or is_input(receiver, fv)
+        case ast.Call(func=func):
+            qualified = fv.module.imports.qualify(func) or ""
+            return returns_tensor(qualified)
+        case ast.Subscript(value=value):
+            return is_tensor(value, fv, depth + 1)
+        case ast.Name(id=name):
+            values = fv.assigned_values(name)
+            return bool(values) and all(is_tensor(value, fv, depth + 1) for value in values)
+    return False
+
+
+def tensor_operand(node: ast.expr, fv: FunctionValues, depth: int) -> bool:
+    return is_tensor(node, fv, depth + 1) or is_input(node, fv)
+
+
+def is_input(node: ast.expr, fv: FunctionValues) -> bool:
+    """A parameter without a default value that receives a variable: an input of a root, or a
+    helper's parameter some compiled caller passes a variable to. Parameters with defaults are
+    often settings or shapes, so they are not counted."""
+    if not isinstance(node, ast.Name) or fv.self_name == node.id:
+        return False
+    args = fv.node.args
+    positional = [*args.posonlyargs, *args.args]
+    without_default = positional[: len(positional) - len(args.defaults)]
+    without_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+    return node.id in {a.arg for a in without_default} and node.id in fv.names
+
+
+def literal_kind(node: ast.expr | None) -> Kind | None:
+    match node:
+        case None | ast.Constant(value=None):
+            return Kind.NONE
+        case ast.Constant(value=bool()):
+            return Kind.BOOL
+        case ast.Constant(value=int()):
+            return Kind.INT
+        case ast.Constant(value=float()):
+            return Kind.FLOAT
+        case ast.Constant(value=str()):
+            return Kind.STR
+        case ast.UnaryOp(op=ast.USub() | ast.UAdd(), operand=ast.Constant(value=int() | float())):
+            return literal_kind(node.operand)
+        case ast.Tuple():
+            return Kind.TUPLE
+        case ast.List():
+            return Kind.LIST
+    return None
+
+
+def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool) -> Kind:
+    """NONE, a literal's kind, TENSOR, INPUT (``roots``: parameters are inputs) or UNKNOWN. A
+    tensor built from constants (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it
+    joins with a Python value no better than a computed one (probed with 2.10)."""
+    kind = literal_kind(node)
+    if kind is not None:
+        return kind
+    if is_tensor(node, fv) or builds_tensor(node, fv):
+        return Kind.TENSOR
+    if roots and is_input(node, fv):
+        return Kind.INPUT
+    return Kind.UNKNOWN
+
+
+def builds_tensor(node: ast.expr | None, fv: FunctionValues) -> bool:
+    """A call that gives one tensor whatever its arguments: a tensor constructor or a tensor
+    function of mindspore.ops, mint or mindspore.numpy."""
+    return isinstance(node, ast.Call) and returns_tensor(fv.module.imports.qualify(node.func) or "")
+
+
+# ----- tensors and their sizes -----------------------------------------------------------------
+
+
+class TensorKinds:
+    """Which expressions of one compiled function are certainly tensors (TENSOR), and which may
+    hold more than one element (MULTI): those that carry an input or a Parameter elementwise."""
+
+    def __init__(self, ctx: FunctionContext):
+        self.values: FunctionValues = ctx.values
+        self.ctx = ctx
+        self._names: dict[str, Kind | None] = {}
+        self._evidence: set[str] | None = None
+
+    def is_tensor(self, node: ast.expr) -> bool:
+        return self.kind(node) in (MULTI, TENSOR)
+
+    def is_input_or_weight(self, node: ast.expr) -> bool:
+        """A value from the inputs (a variable), or a weight of a layer the Cell holds
+        (``self.fc.weight``): what a PyTorch habit such as ``x.cuda()`` is called on."""
+        if self.values.is_variable(node):
+            return True
+        return (isinstance(node, ast.Attribute) and node.attr in NN_PARAMETER_NAMES
+                and isinstance(node.value, ast.Attribute) and self.values.is_self(node.value.value))
+
+    def kind(self, node: ast.expr, depth: int = 0) -> Kind | None:
+        if depth > MAX_EXPRESSION_DEPTH:
+            return None
+        ctx = self.ctx
+        match node:
+            case ast.Name(id=name):
+                return self._name_kind(name, depth)
+            case ast.Attribute(value=value, attr=attr):
+                if ctx.is_self(value):
+                    # A Parameter of the Cell: a tensor, but of unknown size. Scalar Parameters
+                    # (step counters, loss scales) are tested in `if` all the time and compile
+                    # (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
+                    return TENSOR if attr in self.values.parameter_attrs else None
+                if attr in SAME_SIZE_ATTRIBUTES:
+                    return self.kind(value, depth + 1)
+                return None
+            case ast.Subscript(value=value):
+                # x[i] may pick one element (`if mask[0]:`): a tensor, size unknown.
+                inner = self.kind(value, depth + 1)
+                return TENSOR if inner in (MULTI, TENSOR) else inner
+            case ast.BinOp(left=left, right=right):
+                if isinstance(left, ast.Constant) and isinstance(left.value, str):
+                    return None  # "%s" % x
+                return _join(self.kind(left, depth + 1), self.kind(right, depth + 1))
+            case ast.Compare(left=left, ops=ops, comparators=comparators):
+                if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
+                    isinstance(part, ast.Constant) and part.value is None for part in comparators
+                ):
+                    return None  # `x is None`, `x == None`, `k in d`: Python booleans
+                kinds = [self.kind(part, depth + 1) for part in (left, *comparators)]
+                return _join(*kinds)
+            case ast.UnaryOp(op=op, operand=operand):
+                return None if isinstance(op, ast.Not) else self.kind(operand, depth + 1)
+            case ast.IfExp(body=body, orelse=orelse):
+                first, second = self.kind(body, depth + 1), self.kind(orelse, depth + 1)
+                return _join(first, second) if None not in (first, second) else None
+            case ast.Call():
+                return self._call_kind(node, depth)
+        return None
+
+    def _name_kind(self, name: str, depth: int) -> Kind | None:
+        if name in self._names:
+            return self._names[name]
+        self._names[name] = PENDING  # a cycle (x = x / 2) adds nothing to the other bindings
+        values = self.values
+        if name in self.tensor_parameters:
+            # An input shown to be a tensor; rebinding it (x = x * 2) keeps it one only if every
+            # rebinding is a tensor too (x = self.layer(x) may be anything).
+            rebound = values.bound.get(name, [])
+            kinds = [self.kind(v, depth + 1) if v is not None else None for v in rebound]
+            kind = MULTI if all(k in (MULTI, TENSOR, PENDING) for k in kinds) else None
+        elif assigned := values.assigned_values(name):
+            kinds = [k for k in (self.kind(v, depth + 1) for v in assigned) if k != PENDING]
+            kind = None if not kinds or None in kinds else _join(*kinds)
+        else:
+            kind = None
+        self._names[name] = kind
+        return kind
+
+    def _call_kind(self, node: ast.Call, depth: int) -> Kind | None:
+        func = node.func
+        qualified = self.ctx.qualify(func)
+        if qualified is not None:
+            if qualified in TENSOR_CONSTRUCTORS:
+                return TENSOR  # Tensor(...): the size depends on data we do not read
+            if not returns_tensor(qualified):
+                # builtins (int, len, ...), numpy, project functions, primitive classes, tuples
+                # and Python values of mindspore.ops: not one tensor, or not known to be
+                return None
+            last = qualified.rsplit(".", 1)[-1]
+            if last in SCALAR_RESULTS or (
+                last in REDUCTIONS and _reduces_everything(node, tensor_arguments=1)
+            ):
+                return TENSOR
+            # Elementwise on a tensor that may hold several elements keeps several; on anything
+            # else the size is unknown (mindspore.scipy's line search runs logical_not on scalars).
+            kinds = [self.kind(argument, depth + 1) for argument in node.args]
+            kinds += [self.kind(keyword.value, depth + 1) for keyword in node.keywords]
+            return PENDING if PENDING in kinds and MULTI not in kinds else (
+                MULTI if MULTI in kinds else TENSOR
+            )
+        if isinstance(func, ast.Attribute) and self.ctx.is_self(func.value):
+            # self.fc(x) with self.fc = nn.Dense(...): one tensor shaped like a batch of outputs.
+            built = held_call_names(self.ctx, func.attr) if self.ctx.owner is not None else set()
+            return MULTI if built and all(n in BATCH_LAYERS for n in built) else None
+        if isinstance(func, ast.Attribute):
+            receiver = self.kind(func.value, depth + 1)
+            if receiver in (None, PENDING) or func.attr in NON_TENSOR_METHODS:
+                return receiver if receiver == PENDING else None
+            if func.attr in SCALAR_RESULTS or (
+                func.attr in TENSOR_METHOD_REDUCTIONS and _reduces_everything(node, 0)
+            ):
+                return TENSOR
+            return receiver  # elementwise, reshaped, or reduced along an axis: as many or fewer
+        return None
+
+    @property
+    def tensor_parameters(self) -> set[str]:
+        """Parameters of which the function reads a tensor-only attribute or method (``.shape``,
+        ``.dtype``, ``.sum()``, ``.reshape()``...): no tuple, list or number has one."""
+        if self._evidence is None:
+            values = self.values
+            node = values.node
+            params = {
+                a.arg
+                for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                if a.arg != values.self_name
+            }
+            found: set[str] = set()
+            for child in self.ctx.module.body_nodes(node):
+                if not isinstance(child, ast.Attribute) or not isinstance(child.value, ast.Name):
+                    continue
+                name = child.value.id
+                if name not in params:
+                    continue
+                if child.attr in TENSOR_EVIDENCE_READ:
+                    found.add(name)
+                elif child.attr in TENSOR_EVIDENCE:
+                    # Methods count only when called: `cfg.mean` may be a config's number.
+                    parent = values.parent(child)
+                    if isinstance(parent, ast.Call) and parent.func is child:
+                        found.add(name)
+            self._evidence = found
+        return self._evidence
+
+
+def _reduces_everything(node: ast.Call, tensor_arguments: int) -> bool:
+    """x.sum(), ops.reduce_max(x): no axis given, one element left. x.sum(1) on a batch keeps
+    the batch (`if logits.argmax(-1) == 1` fails for two samples)."""
+    return len(node.args) <= tensor_arguments and not any(
+        keyword.arg in AXIS_KEYWORDS
+        and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        for keyword in node.keywords
+    )
+
+
+def _join(*kinds: Kind | None) -> Kind | None:
+    for kind in (MULTI, TENSOR, PENDING):
+        if kind in kinds:
+            return kind
+    return None
+
+

@@ -1,0 +1,186 @@
+"""MindSpore's facts that the engine and the rule families share: one table per fact.
+
+Checked against MindSpore 2.10 by tests/test_knowledge.py (where the ``confirm`` extra is
+installed); a new fact about MindSpore goes here, or in ``msgraphlint/data/`` when it is read from
+MindSpore by a snapshot script, never in a checker.
+"""
+
+from __future__ import annotations
+
+# ----- tensors ---------------------------------------------------------------------------------
+
+TENSOR_CLASS = "mindspore.Tensor"
+PARAMETER_CLASS = "mindspore.Parameter"
+# Calls that build one tensor (from data, or a Parameter, which is a tensor in the graph).
+TENSOR_CONSTRUCTORS = frozenset({TENSOR_CLASS, "mindspore.tensor", PARAMETER_CLASS})
+PARAMETER_CLASSES = frozenset({PARAMETER_CLASS})
+# Modules whose lower-case functions give back tensors (with NON_TENSOR_FUNCTIONS' exceptions).
+# mindspore.ops.functional, .function and .operations are all below mindspore.ops.
+TENSOR_FUNCTION_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
+# Functions of those modules that give back Python values, tuples or functions, not one tensor.
+NON_TENSOR_FUNCTIONS = frozenset(
+    {
+        "shape", "rank", "size", "dtype", "typeof", "isconstant", "is_tensor", "isinstance_",
+        "make_range", "grad", "value_and_grad", "vmap", "jvp", "vjp", "jacfwd", "jacrev",
+        "hook", "print_", "constexpr", "primitive", "depend",
+        # tuples of tensors
+        "split", "tensor_split", "vsplit", "hsplit", "dsplit", "chunk", "unbind", "unstack",
+        "meshgrid", "broadcast_tensors", "unique", "unique_consecutive", "unique_with_pad",
+        "topk", "sort", "max", "min", "aminmax", "median", "mode", "kthvalue", "cummax",
+        "cummin", "std_mean", "var_mean", "frexp", "slogdet", "svd", "eig", "eigh", "qr",
+        "lu_unpack", "geqrf", "lstsq", "nonzero", "ctc_greedy_decoder", "sort_with_index",
+    }
+)
+# mindspore.ops.functional's scalar, tuple and predicate helpers: F.tuple_len, F.scalar_add,
+# F.make_tuple, ops.is_floating_point, ... give Python values.
+NON_TENSOR_PREFIXES = (
+    "is_", "tuple_", "list_", "dict_", "scalar_", "bool_", "string_", "make_", "shape_",
+    "sequence_", "env_", "get_", "partial",
+)
+# Tensor methods that give back a Python value, a tuple, a host copy or nothing tensor-like.
+NON_TENSOR_METHODS = frozenset(
+    {
+        "item", "tolist", "asnumpy", "numpy", "dim", "ndimension", "numel", "nelement", "size",
+        "stride", "is_contiguous", "is_floating_point", "is_complex", "is_signed", "has_init",
+        "element_size", "data_ptr", "storage_offset", "init_data", "flush_from_cache",
+        "split", "tensor_split", "chunk", "unbind", "topk", "sort", "median",
+        "aminmax", "unique", "nonzero", "set_dtype", "assign_value", "__len__", "register_hook",
+        "view_as_real",
+    }
+)
+# Tensor methods that copy the data to host Python (tolist() calls asnumpy()).
+HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
+
+# ----- dtypes ----------------------------------------------------------------------------------
+
+# Where MindSpore's dtypes can be named from.
+DTYPE_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.dtype", "mindspore.dtype"})
+# Every public name of mindspore.common.dtype that is a dtype instance (MindSpore 2.10.0):
+# instances, not types, so isinstance cannot take them.
+DTYPE_NAMES = frozenset(
+    {
+        "bfloat16", "bool", "bool_", "byte", "cdouble", "cfloat", "complex128", "complex64",
+        "coo_tensor", "csr_tensor", "double", "env_type", "float", "float16", "float32", "float64",
+        "float8_e4m3fn", "float8_e5m2", "float_", "function", "half", "hifloat8", "index_slices",
+        "int", "int16", "int32", "int64", "int8", "int_", "intc", "intp", "list_", "long",
+        "number", "qint4x2", "short", "single", "string", "symbolic_key", "tensor_type", "tuple_",
+        "type_none", "type_refkey", "type_type", "ubyte", "uint", "uint16", "uint32", "uint64",
+        "uint8", "uintc", "uintp", "undetermined", "ushort",
+    }
+)
+# Element types the interpreter of compile-time values follows by name: spelled the same in
+# MindSpore and numpy (bool_ is read as bool).
+ELEMENT_TYPES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
+                           "float32", "float64", "bfloat16", "bool"})
+
+# ----- host modules ----------------------------------------------------------------------------
+
+# Random draws: on constants drawn once while compiling, on tensors host calls.
+RANDOM_MODULES = ("numpy.random.", "random.")
+
+# ----- the size of a tensor a call gives back ----------------------------------------------------
+
+# Reductions: without an axis they leave one element, and tensor-as-bool has nothing to say.
+REDUCTIONS = frozenset(
+    {
+        "sum", "mean", "prod", "all", "any", "amax", "amin", "argmax", "argmin", "std", "var",
+        "logsumexp", "count_nonzero", "nansum", "nanmean", "reduce_sum", "reduce_mean",
+        "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any",
+    }
+)
+# Results that are (or are usually) one element whatever the arguments: norm(x, 2) takes an
+# order, not an axis; dot of two vectors is a number.
+SCALAR_RESULTS = frozenset(
+    {"norm", "dot", "inner", "trace", "det", "equal_count", "is_close_all", "allclose",
+     "equal_all", "numel"}
+)
+# mindspore.nn layers whose output is one tensor with the batch (and channel) dimensions of the
+# input: a Dense(8, 1) on a batch of one is [1, 1], still no Python boolean.
+BATCH_LAYERS = frozenset(
+    f"mindspore.nn.{name}"
+    for name in (
+        "Dense", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
+        "Conv3dTranspose", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm",
+        "InstanceNorm2d", "Embedding", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
+    )
+)
+# Tensor.max/min reduce (ops.max/min return a tuple, hence the separate list).
+TENSOR_METHOD_REDUCTIONS = REDUCTIONS | frozenset({"max", "min"})
+# Tensor methods that no Python number, string, tuple, list or dict has (chosen from
+# dir(mindspore.Tensor) minus those types' names, 2.10.0; generic words such as `data`, `value`,
+# `size` or `type` left out): calling one shows that a parameter holds a tensor.
+TENSOR_EVIDENCE = frozenset(
+    {
+        "abs", "all", "any", "amax", "amin", "argmax", "argmin", "asnumpy", "astype",
+        "broadcast_to", "ceil", "clamp", "clip", "contiguous", "cumsum", "exp", "expand_as",
+        "expand_dims", "flatten", "flip", "floor", "half", "isfinite", "isinf", "isnan", "log",
+        "logical_and", "logical_not", "logical_or", "masked_fill", "matmul", "max", "mean", "min",
+        "ndimension", "nelement", "norm", "numel", "permute", "pow", "prod", "repeat_interleave",
+        "reshape", "rsqrt", "sigmoid", "sqrt", "square", "squeeze", "std", "sum", "swapaxes",
+        "tanh", "tile",
+        "transpose", "unsqueeze", "var", "view",
+    }
+)
+# Tensor attributes whose mere reading shows the same.
+TENSOR_EVIDENCE_READ = frozenset({"shape", "dtype", "ndim", "T", "mT"})
+# Attribute results that stay tensors of the same size.
+SAME_SIZE_ATTRIBUTES = frozenset({"T", "mT", "H", "real", "imag"})
+# Keywords that name the axis a reduction keeps or removes (mindspore.ops and mint spellings).
+AXIS_KEYWORDS = frozenset({"axis", "dim", "axes", "dims"})
+
+# ----- Cells and primitives ----------------------------------------------------------------------
+
+# Where MindSpore's own Cells live (nn.Dense, mint.nn.Linear).
+CELL_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
+# Where MindSpore's primitives live (ops.ReLU, ops.operations.MatMul).
+PRIMITIVE_NAMESPACE = "mindspore.ops."
+
+
+def returns_tensor(qualified: str) -> bool:
+    """Whether a call of this MindSpore name gives back one tensor: a tensor constructor, or a
+    lower-case function of mindspore.ops, mint or mindspore.numpy that gives neither a Python
+    value nor a tuple. Classes (primitives, Cells) are not calls that give tensors."""
+    if qualified in TENSOR_CONSTRUCTORS:
+        return True
+    if not qualified.startswith(TENSOR_FUNCTION_MODULES):
+        return False
+    last = qualified.rsplit(".", 1)[-1]
+    return (last[:1].islower() and last not in NON_TENSOR_FUNCTIONS
+            and not last.startswith(NON_TENSOR_PREFIXES))
+
+MINDSPORE = "mindspore."
+CELL_CLASS = "mindspore.nn.Cell"
+NN_NAMESPACE = "mindspore.nn."
+# Where Cell and Tensor are defined: the prefix of their methods in MindSpore's own registries.
+CELL_DEFINED_AT = "mindspore.nn.cell.Cell"
+TENSOR_DEFINED_AT = "mindspore.common.tensor.Tensor"
+# Parameters that the Cells shipped in mindspore.nn create under these names.
+NN_PARAMETER_NAMES = frozenset(
+    {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
+)
+
+
+def is_mindspore_name(qualified: str | None) -> bool:
+    return bool(qualified) and qualified.startswith(MINDSPORE)
+
+
+def is_mindspore_cell_name(qualified: str) -> bool:
+    """``mindspore.nn.Cell`` and the Cells ``mindspore.nn`` ships (Dense, SequentialCell, ...)."""
+    if qualified == CELL_CLASS:
+        return True
+    return qualified.startswith(NN_NAMESPACE) and qualified.rsplit(".", 1)[-1][:1].isupper()
+
+
+def is_layer_or_primitive(qualified: str | None) -> bool:
+    """nn.Dense, ops.Add, P.ReLU: a Cell class of mindspore.nn or a primitive class, both callables
+    once built."""
+    if not qualified:
+        return False
+    return (qualified.rsplit(".", 1)[-1][:1].isupper()
+            and qualified.startswith((NN_NAMESPACE, PRIMITIVE_NAMESPACE)))
+
+
+def is_tensor_function(qualified: str) -> bool:
+    """A function (not a class) of mindspore.ops, mint or mindspore.numpy."""
+    return (qualified.startswith(TENSOR_FUNCTION_MODULES)
+            and qualified.rsplit(".", 1)[-1][:1].islower())

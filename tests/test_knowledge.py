@@ -1,0 +1,133 @@
+"""MindSpore's facts live in one place (msgraphlint/knowledge/), each written once, and hold for
+the installed MindSpore where one is installed (the ``confirm`` extra)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from msgraphlint.knowledge import mindspore as facts
+
+from .samples_index import ROOT
+
+SOURCES = [*sorted((ROOT / "msgraphlint").rglob("*.py")), *sorted((ROOT / "checkers").rglob("*.py"))]
+COLLECTIONS = (ast.Set, ast.Tuple, ast.List)
+
+
+def string_tables() -> dict[str, list[tuple[Path, frozenset[str]]]]:
+    """name -> (file, members) for every module-level table of two or more string literals
+    (a set, tuple or list, bare or inside frozenset(...))."""
+    tables: dict[str, list[tuple[Path, frozenset[str]]]] = defaultdict(list)
+    for path in SOURCES:
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+            if isinstance(value, ast.Call) and len(value.args) == 1:
+                value = value.args[0]
+            if not isinstance(value, COLLECTIONS) or len(value.elts) < 2:
+                continue
+            if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+                continue
+            members = frozenset(e.value for e in value.elts)
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    tables[target.id].append((path.relative_to(ROOT), members))
+    return tables
+
+
+def module_level_names() -> dict[str, list[str]]:
+    """name -> the files that bind it at module level (assignments, functions, classes)."""
+    names: dict[str, list[str]] = defaultdict(list)
+    for path in SOURCES:
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound = [t.id for t in targets if isinstance(t, ast.Name)]
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                bound = [node.name]
+            else:
+                continue
+            for name in bound:
+                names[name].append(str(path.relative_to(ROOT)))
+    return names
+
+
+def test_no_table_is_written_twice():
+    tables = string_tables()
+    same_name = {name: [str(p) for p, _ in places] for name, places in tables.items()
+                 if len(places) > 1 and name != "__all__"}
+    assert same_name == {}, "one table per fact: import it from msgraphlint/knowledge/"
+    by_members: dict[frozenset[str], list[str]] = defaultdict(list)
+    for name, places in tables.items():
+        for path, members in places:
+            if name != "__all__":
+                by_members[members].append(f"{path}:{name}")
+    assert [places for places in by_members.values() if len(places) > 1] == []
+
+
+def test_the_knowledge_layer_is_the_only_home_of_its_facts():
+    """What msgraphlint/knowledge/mindspore.py defines, no other module defines again."""
+    names = module_level_names()
+    home = "msgraphlint/knowledge/mindspore.py"
+    again = {name: places for name, places in names.items()
+             if home in places and len(places) > 1 and not name.startswith("__")}
+    assert again == {}
+
+
+def test_mint_is_a_tensor_module_everywhere():
+    for spelled in ("mindspore.mint.sum", "mindspore.ops.sum", "mindspore.ops.functional.relu",
+                    "mindspore.numpy.tanh", "mindspore.Tensor", "mindspore.tensor"):
+        assert facts.returns_tensor(spelled), spelled
+    for spelled in ("mindspore.ops.shape", "mindspore.mint.split", "mindspore.ops.ReLU",
+                    "mindspore.ops.functional.tuple_len", "numpy.sum", "builtins.len"):
+        assert not facts.returns_tensor(spelled), spelled
+
+
+def test_element_types_are_dtypes():
+    assert facts.ELEMENT_TYPES <= facts.DTYPE_NAMES
+
+
+# ----- against the installed MindSpore ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mindspore():
+    return pytest.importorskip("mindspore", reason="the confirm extra installs MindSpore")
+
+
+def resolve(qualified: str):
+    module, _, name = qualified.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def test_dtype_names_are_mindsporess_dtype_instances(mindspore):
+    dtype = importlib.import_module("mindspore.common.dtype")
+    installed = {n for n in dir(dtype) if not n.startswith("_")
+                 and isinstance(getattr(dtype, n), mindspore.dtype.Type)}
+    assert installed == facts.DTYPE_NAMES
+
+
+def test_dtype_modules_import(mindspore):
+    for module in facts.DTYPE_MODULES - {"mindspore.dtype"}:  # mindspore.dtype is an attribute
+        importlib.import_module(module)
+    assert mindspore.dtype.float32 is mindspore.float32
+
+
+def test_tensor_facts_hold_for_the_installed_tensor(mindspore):
+    tensor = dir(mindspore.Tensor)
+    for table in (facts.HOST_COPY_METHODS, facts.TENSOR_EVIDENCE, facts.TENSOR_EVIDENCE_READ,
+                  facts.SAME_SIZE_ATTRIBUTES):
+        assert sorted(table - set(tensor)) == []
+
+
+def test_names_resolve(mindspore):
+    for qualified in (*facts.TENSOR_CONSTRUCTORS, *facts.PARAMETER_CLASSES, *facts.BATCH_LAYERS):
+        assert resolve(qualified) is not None
+    for prefix in (*facts.TENSOR_FUNCTION_MODULES, *facts.CELL_NAMESPACES, facts.PRIMITIVE_NAMESPACE):
+        importlib.import_module(prefix.rstrip("."))

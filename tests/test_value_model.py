@@ -1,0 +1,191 @@
+"""The engine's one model of values, on the shapes issue 19 reproduced (each compiled with
+MindSpore 2.10 at STRICT and LAX; the verdicts are in the comments):
+
+- mindspore.mint's functions are tensor functions like mindspore.ops' (one table of facts);
+- a tensor built from constants (``Tensor([1, 2, 3])``) joins with an int no better than a
+  computed one, whichever way the root is called (a Cell, a ``@jit`` function);
+- a helper's ``if`` on a literal every compiled caller passes is decided per call: what is under
+  the untaken branch is never evaluated, but still parsed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .engine_helpers import findings_on_lines
+
+HEADER = """
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, mint, nn, ops
+
+"""
+
+
+def found(tmp_path, source: str, *symbols: str) -> set[tuple[str, str]]:
+    return findings_on_lines(tmp_path, HEADER, source, set(symbols))
+
+
+@pytest.mark.parametrize("reduce", ["ops.sum", "mint.sum", "ops.functional.reduce_sum", "mint.mean"])
+def test_a_tensor_test_is_a_tensor_test_in_every_spelling(tmp_path, reduce):
+    # ops.sum and mint.sum alike: STRICT rejects the join of None and a tensor.
+    source = f"""
+class Net(nn.Cell):
+    def construct(self, x):
+        if {reduce}(x) > 0:
+            y = x * 2
+        else:
+            y = None
+        return y
+"""
+    assert found(tmp_path, source, "branch-none-join") == {("branch-none-join", "return y")}
+
+
+CONSTANT_TENSOR_JOINS = {
+    "a Cell called with tensors": """
+class Net(nn.Cell):
+    def construct(self, x, y):
+        if x < y:
+            return Tensor([1, 2, 3])
+        return 0
+
+def main():
+    net = Net()
+    return net(Tensor(1), Tensor(2))
+""",
+    "a jit function": """
+@ms.jit
+def f(x, y):
+    if x < y:
+        return Tensor([1, 2, 3])
+    return 0
+
+def main():
+    return f(Tensor(np.array(1)), ops.ones((), ms.int32))
+""",
+    "an ops constructor": """
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return ops.zeros((3,), ms.float32)
+        return 0
+""",
+}
+
+
+@pytest.mark.parametrize("source", CONSTANT_TENSOR_JOINS.values(), ids=CONSTANT_TENSOR_JOINS.keys())
+def test_a_constant_tensor_does_not_join_with_an_int(tmp_path, source):
+    # Rejected at every level: "Cannot join the return values of different branches".
+    assert found(tmp_path, source, "branch-type-mismatch") == {("branch-type-mismatch", "return 0")}
+
+
+HELPERS = """
+def helper(x, host=False):
+    if host:
+        return np.tanh(x)
+    return ops.tanh(x)
+
+def by_mode(x, mode="eval"):
+    if mode == "train":
+        return np.tanh(x)
+    return ops.tanh(x)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return helper(x) + by_mode(x, "eval") + helper(x, False)
+"""
+
+
+def test_a_branch_no_caller_takes_is_not_evaluated(tmp_path):
+    # Compiles at STRICT and LAX: np.tanh is never reached.
+    assert found(tmp_path, HELPERS, "host-call-on-tensor") == set()
+
+
+def test_one_caller_taking_the_branch_is_enough(tmp_path):
+    source = HELPERS.replace("helper(x, False)", "helper(x, True)")
+    assert found(tmp_path, source, "host-call-on-tensor") == {
+        ("host-call-on-tensor", "return np.tanh(x)")}
+
+
+def test_a_variable_argument_decides_nothing(tmp_path):
+    source = HELPERS.replace('by_mode(x, "eval")', "by_mode(x, x)")
+    assert found(tmp_path, source, "host-call-on-tensor") == {
+        ("host-call-on-tensor", "return np.tanh(x)")}
+
+
+def test_the_parser_still_reads_the_branch(tmp_path):
+    # `try` under `if host:` with host=False: rejected at every level ("Unsupported statement").
+    source = """
+def helper(x, host=False):
+    if host:
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+    return ops.tanh(x)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return helper(x)
+"""
+    assert found(tmp_path, source, "unsupported-statement") == {("unsupported-statement", "try:")}
+
+
+# ----- what a constructor argument gives self.<attr> --------------------------------------------
+
+BUILT_WITH = """
+def run():
+    class Net(nn.Cell):
+        def __init__(self, origin):
+            super().__init__()
+            self.data = origin
+
+        def construct(self, x):
+            self.data = x * 2
+            return x
+
+    net = Net({argument})
+    return net(Tensor([1.0]))
+"""
+
+
+@pytest.mark.parametrize("argument", ["1", "[1, 2]", "np.ones(2)", "ops.ones((2,))"])
+def test_an_attribute_set_from_a_constructor_literal_is_no_parameter(tmp_path, argument):
+    # STRICT: "the member attribute must be of the Parameter type" (probed: int and mint.zeros).
+    source = BUILT_WITH.format(argument=argument)
+    assert found(tmp_path, source, "non-parameter-attribute-assign") == {
+        ("non-parameter-attribute-assign", "self.data = x * 2")}
+
+
+@pytest.mark.parametrize("argument", ["Parameter(Tensor([1.0]), name='p')", "weights", ""])
+def test_a_constructor_argument_that_may_be_a_parameter_says_nothing(tmp_path, argument):
+    # A Parameter, a value the driver was given, no argument at all: nothing is known.
+    source = "from mindspore import Parameter\n" + BUILT_WITH.format(argument=argument).replace(
+        "def run():", "def run(weights=None):")
+    assert found(tmp_path, source, "non-parameter-attribute-assign") == set()
+
+
+def test_every_parent_passes_a_literal(tmp_path):
+    source = """
+class Block(nn.Cell):
+    def __init__(self, scale=1.0):
+        super().__init__()
+        self.scale = scale
+
+    def construct(self, x):
+        self.scale = self.scale * 2
+        return x * 2
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Block()
+        self.b = Block(3.0)
+
+    def construct(self, x):
+        return self.b(self.a(x))
+"""
+    assert found(tmp_path, source, "non-parameter-attribute-assign") == {
+        ("non-parameter-attribute-assign", "self.scale = self.scale * 2")}
+    held_elsewhere = source.replace("self.b = Block(3.0)", "self.b = Block(make_weight())")
+    assert found(tmp_path, held_elsewhere, "non-parameter-attribute-assign") == set()
