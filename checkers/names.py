@@ -23,9 +23,8 @@ import re
 
 from msgraphlint.analyze import Family, FunctionContext
 from msgraphlint.catalogue import snapshot
-from msgraphlint.qualnames import canonical
+from msgraphlint.attributes import instance_attributes
 from msgraphlint.project import ClassInfo, ModuleInfo, bound_names
-from msgraphlint.reach import CELL_BASE, first_parameter
 from msgraphlint.values import NON_GRAPH_BUILTINS
 
 # ----- data --------------------------------------------------------------------------------
@@ -37,7 +36,6 @@ GRAPH_BUILTINS = frozenset(_BUILTINS_SNAPSHOT["graph"])
 GRAPH_BUILTINS_FAILING_ON_TENSORS = frozenset({"str"})
 # Builtins that raise, print or stop: reported by other rules or harmless.
 NOT_REPORTED_BUILTINS = frozenset({"super", "breakpoint"})
-CELL_ATTRIBUTES = frozenset(snapshot("cell_attributes")["names"])
 # Names a module (or, for __class__, a method) has without binding them, and builtins of other
 # platforms.
 IMPLICIT_NAMES = frozenset(
@@ -50,21 +48,9 @@ IMPLICIT_NAMES = frozenset(
 KNOWN_NAMES = frozenset(dir(builtins)) | IMPLICIT_NAMES
 # Text that means names or attributes are made in ways a syntax walk cannot follow: give up.
 NAME_TRICKS = ("globals()", "__builtins__", "import builtins", "sys.modules", "exec(", "vars()")
-ATTRIBUTE_TRICKS = (
-    "setattr(", "__setattr__", "__getattr__", "__getattribute__", "__dict__", "vars(",
-    "insert_param_to_cell", "insert_child_to_cell", "_params[", "_cells[", "register_buffer",
-    "exec(",
-)
-# Bases a class may have and still be read completely: nn.Cell's attributes are data.
-COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object"})
-JIT_CLASS = "mindspore.jit_class"
 # `x.attr = ...` and `x.attr += ...`: the dot, the name and the assignment.
 TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
-SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
-_LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
-_SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
-_SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
 _STAR_IMPORT = re.compile(r"\bimport\s*\(?\s*\*")
 
 CLASS_ATTRIBUTE_INSTEAD = "self.%s (class attributes are not names inside methods)"
@@ -77,9 +63,8 @@ class NamesFamily(Family):
 
     def __init__(self) -> None:
         # Answers that read other files: kept through the scope model's memo, which replays
-        # their reads for the result cache whenever they are reused.
+        # their reads for the result cache whenever they are reused (and drops them on sync).
         self._class_attrs: dict[object, tuple[frozenset[str] | None, frozenset]] = {}
-        self._own_attrs: dict[ClassInfo, tuple[set[str] | None, frozenset]] = {}
         self._subclass_attrs: dict[ClassInfo, tuple[frozenset[str] | None, frozenset]] = {}
 
     # ----- undefined names ---------------------------------------------------------------
@@ -164,28 +149,7 @@ class NamesFamily(Family):
         )
 
     def union_of_attributes(self, ctx: FunctionContext, classes: list[ClassInfo]) -> frozenset[str] | None:
-        names: set[str] = set()
-        for cls in classes:
-            own = self.own_attributes(ctx, cls)
-            if own is None:
-                return None
-            names |= own
-        return frozenset(names)
-
-    def own_attributes(self, ctx: FunctionContext, cls: ClassInfo) -> set[str] | None:
-        return ctx.model.memo(self._own_attrs, cls, lambda: self._own_attributes(ctx, cls))
-
-    def _own_attributes(self, ctx: FunctionContext, cls: ClassInfo) -> set[str] | None:
-        names: set[str] | None = None
-        if is_cell_itself(cls):
-            # MindSpore's own source being checked: nn.Cell's attributes are the snapshot's
-            # (its __getattr__/__setattr__ serve the attributes its subclasses set).
-            names = set(CELL_ATTRIBUTES)
-        elif complete_class(ctx, cls):
-            names = set(cls.methods) | set(cls.self_assignments) | cls.body_names
-            if CELL_BASE in cls.base_names:
-                names |= CELL_ATTRIBUTES
-        return names
+        return instance_attributes(ctx.model, classes)
 
     # ----- builtins outside the graph ----------------------------------------------------
 
@@ -348,71 +312,3 @@ def enclosing_functions(module: ModuleInfo, node: ast.AST) -> list[ast.AST]:
     (The project model's definition scopes; classes in between are no closure scope.)"""
     return [d for d in module.scope_of(node) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
-def is_cell_itself(cls: ClassInfo) -> bool:
-    return canonical(f"{cls.module.name}.{cls.name}") == CELL_BASE
-
-
-def complete_class(ctx: FunctionContext, cls: ClassInfo) -> bool:
-    """Whether every attribute of the class can be read from the project: each base is a project
-    class or nn.Cell (or object), no metaclass or class decorator but jit_class, no trick that
-    makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
-    never handed to a function that could set attributes on it."""
-    if cls.node.keywords:
-        return False
-    imports = cls.module.imports
-    for decorator in cls.node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if imports.qualify(target) != JIT_CLASS:
-            return False
-    for base in cls.node.bases:
-        qualified = imports.qualify(base)
-        if qualified is None:
-            return False
-        if qualified not in COMPLETE_BASES and ctx.model.resolve_class(qualified, cls.module) is None:
-            return False  # an external class (nn.Dense, a library's base): its attributes are unknown
-    segment = "\n".join(cls.module.source.lines[cls.node.lineno - 1 : cls.node.end_lineno])
-    if any(trick in segment for trick in ATTRIBUTE_TRICKS):
-        return False
-    # `self` other than `self.x` and the parameters themselves: only then walk the methods.
-    loose = len(_LOOSE_SELF.findall(segment)) - len(_SELF_PARAMETER.findall(segment)) - len(
-        _SUPER_SELF.findall(segment)
-    )
-    return loose <= 0 or not self_escapes(cls, ctx)
-
-
-def self_escapes(cls: ClassInfo, ctx: FunctionContext) -> bool:
-    """``self`` passed to a function, aliased or stored in a container: that code may set
-    attributes on it. Calls that cannot (builtins, super(), Base.__init__(self) of a class already
-    read), ``self.x``, ``return self`` and ``self is other`` are fine."""
-    for method in cls.methods.values():
-        self_name = first_parameter(method)
-        if self_name is None:
-            continue
-        parents = cls.module.parents(method)
-        for child in cls.module.nodes(method):
-            if not (isinstance(child, ast.Name) and child.id == self_name):
-                continue
-            parent = parents.get(id(child))
-            if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
-                continue
-            call = parent if isinstance(parent, ast.Call) else None
-            if isinstance(parent, (ast.keyword, ast.Starred)):
-                call = parents.get(id(parent))  # the call the keyword or *self belongs to
-                call = call if isinstance(call, ast.Call) else None
-            if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, ctx):
-                continue
-            return True
-    return False
-
-
-def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, ctx: FunctionContext) -> bool:
-    qualified = cls.module.imports.qualify(call.func) or ""
-    if qualified.startswith("builtins.") and qualified not in ("builtins.setattr", "builtins.vars"):
-        return True
-    if isinstance(call.func, ast.Attribute):
-        owner = cls.module.imports.qualify(call.func.value)
-        if owner in COMPLETE_BASES:
-            return True  # nn.Cell.__init__(self)
-        if owner is not None and (base := ctx.model.resolve_class(owner, cls.module)) is not None:
-            return base in ctx.model.mro(cls)  # Base.method(self): Base is read too
-    return False

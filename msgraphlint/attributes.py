@@ -4,11 +4,14 @@ what kind of project class an object is: questions several rule families ask of 
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
+from .catalogue import snapshot
+from .knowledge.mindspore import CELL_CLASS as CELL_BASE
 from .project import ClassInfo, ModuleInfo
-from .reach import CompiledFunction, ReachModel, bind_arguments
-from .values import function_syntax
+from .qualnames import canonical
+from .reach import JIT_CLASS_DECORATOR, CompiledFunction, ReachModel, first_parameter
 
 if TYPE_CHECKING:
     from .analyze import FunctionContext
@@ -36,37 +39,10 @@ def _attribute_assignments(
             if id(method) in compiled:
                 continue
             for attr, value in cls.method_self_assignments[name]:
-                passed = _constructor_arguments(model, cls, method, value) if name == "__init__" else None
-                found.setdefault(attr, []).extend(passed if passed is not None else [(cls.module, value)])
+                passed = model.constructor_arguments(cls, method, value) if name == "__init__" else None
+                found.setdefault(attr, []).extend(
+                    [(p.module, p.expr) for p in passed] if passed is not None else [(cls.module, value)])
     return found
-
-
-def _constructor_arguments(model: ReachModel, cls: ClassInfo, init: ast.FunctionDef,
-                           value: ast.expr) -> list[tuple[ModuleInfo, ast.expr]] | None:
-    """What the constructions of ``cls`` pass the ``__init__`` parameter ``value`` names (or its
-    default), when ``value`` is such a parameter, bound nowhere else in ``__init__``."""
-    if not isinstance(value, ast.Name):
-        return None
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    names = [p.arg for p in [*positional[1:], *args.kwonlyargs]]
-    if value.id not in names or value.id in function_syntax(cls.module, init).bound:
-        return None
-    calls = model.constructor_calls(cls)
-    if not calls:
-        return None
-    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
-    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    passed: list[tuple[ModuleInfo, ast.expr]] = []
-    for module, call in calls:
-        bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]
-        if len(bound) == 1:
-            passed.append((module, bound[0]))
-        elif not bound and value.id in defaults:
-            passed.append((cls.module, defaults[value.id]))
-        else:
-            return None
-    return passed
 
 
 def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
@@ -125,3 +101,116 @@ def mutates_self(cls: ClassInfo, method: ast.FunctionDef | ast.AsyncFunctionDef)
 
 def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
+
+
+# ----- what attributes an instance has ---------------------------------------------------------
+
+# Every attribute nn.Cell gives its instances (msgraphlint/data/cell_attributes.toml).
+CELL_ATTRIBUTES = frozenset(snapshot("cell_attributes")["names"])
+# Text that means attributes are made in ways a syntax walk cannot follow: give up.
+ATTRIBUTE_TRICKS = (
+    "setattr(", "__setattr__", "__getattr__", "__getattribute__", "__dict__", "vars(",
+    "insert_param_to_cell", "insert_child_to_cell", "_params[", "_cells[", "register_buffer",
+    "exec(",
+)
+# Bases a class may have and still be read completely: nn.Cell's attributes are data.
+COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object"})
+SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
+_LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
+_SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
+_SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
+
+
+def instance_attributes(model: ReachModel, classes: list[ClassInfo]) -> frozenset[str] | None:
+    """Every attribute an instance of these classes (a class and its bases) has; None when one
+    of them cannot be read completely (an external base, setattr, ``self`` handed away)."""
+    names: set[str] = set()
+    for cls in classes:
+        own = model.memo(model.table("own_attributes"), id(cls), lambda cls=cls: _own_attributes(model, cls))
+        if own is None:
+            return None
+        names |= own
+    return frozenset(names)
+
+
+def _own_attributes(model: ReachModel, cls: ClassInfo) -> frozenset[str] | None:
+    if is_cell_itself(cls):
+        # MindSpore's own source being checked: nn.Cell's attributes are the snapshot's
+        # (its __getattr__/__setattr__ serve the attributes its subclasses set).
+        return CELL_ATTRIBUTES
+    if not complete_class(model, cls):
+        return None
+    names = set(cls.methods) | set(cls.self_assignments) | cls.body_names
+    if CELL_BASE in cls.base_names:
+        names |= CELL_ATTRIBUTES
+    return frozenset(names)
+
+
+def is_cell_itself(cls: ClassInfo) -> bool:
+    return canonical(f"{cls.module.name}.{cls.name}") == CELL_BASE
+
+
+def complete_class(model: ReachModel, cls: ClassInfo) -> bool:
+    """Whether every attribute of the class can be read from the project: each base is a project
+    class or nn.Cell (or object), no metaclass or class decorator but jit_class, no trick that
+    makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
+    never handed to a function that could set attributes on it."""
+    if cls.node.keywords:
+        return False
+    imports = cls.module.imports
+    for decorator in cls.node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if imports.qualify(target) != JIT_CLASS_DECORATOR:
+            return False
+    for base in cls.node.bases:
+        qualified = imports.qualify(base)
+        if qualified is None:
+            return False
+        if qualified not in COMPLETE_BASES and model.resolve_class(qualified, cls.module) is None:
+            return False  # an external class (nn.Dense, a library's base): its attributes are unknown
+    segment = "\n".join(cls.module.source.lines[cls.node.lineno - 1 : cls.node.end_lineno])
+    if any(trick in segment for trick in ATTRIBUTE_TRICKS):
+        return False
+    # `self` other than `self.x` and the parameters themselves: only then walk the methods.
+    loose = len(_LOOSE_SELF.findall(segment)) - len(_SELF_PARAMETER.findall(segment)) - len(
+        _SUPER_SELF.findall(segment)
+    )
+    return loose <= 0 or not self_escapes(cls, model)
+
+
+def self_escapes(cls: ClassInfo, model: ReachModel) -> bool:
+    """``self`` passed to a function, aliased or stored in a container: that code may set
+    attributes on it. Calls that cannot (builtins, super(), Base.__init__(self) of a class already
+    read), ``self.x``, ``return self`` and ``self is other`` are fine."""
+    for method in cls.methods.values():
+        self_name = first_parameter(method)
+        if self_name is None:
+            continue
+        parents = cls.module.parents(method)
+        for child in cls.module.nodes(method):
+            if not (isinstance(child, ast.Name) and child.id == self_name):
+                continue
+            parent = parents.get(id(child))
+            if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
+                continue
+            call = parent if isinstance(parent, ast.Call) else None
+            if isinstance(parent, (ast.keyword, ast.Starred)):
+                call = parents.get(id(parent))  # the call the keyword or *self belongs to
+                call = call if isinstance(call, ast.Call) else None
+            if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, model):
+                continue
+            return True
+    return False
+
+
+def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ReachModel) -> bool:
+    qualified = cls.module.imports.qualify(call.func) or ""
+    if qualified.startswith("builtins.") and qualified not in ("builtins.setattr", "builtins.vars"):
+        return True
+    if isinstance(call.func, ast.Attribute):
+        owner = cls.module.imports.qualify(call.func.value)
+        if owner in COMPLETE_BASES:
+            return True  # nn.Cell.__init__(self)
+        if owner is not None and (base := model.resolve_class(owner, cls.module)) is not None:
+            return base in model.mro(cls)  # Base.method(self): Base is read too
+    return False

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from .knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
+from .attributes import instance_attributes
 from .project import ModuleInfo, bound_names
 from .reach import (
     MAX_CONSTANT_DEPTH, CompiledFunction, ReachModel, driver_context, single_assignment,
@@ -77,6 +78,24 @@ def element_count(shape: tuple[int, ...] | None) -> int | None:
     for size in shape:
         count *= size
     return count
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectValue:
+    """An object every attribute of which is known: an instance of a project class read
+    completely (a Cell, a jit_class, a plain class) or a namedtuple with its fields. Reading any
+    other attribute is rejected while compiling, at every level (probed with 2.10: getattr on a
+    Cell or jit_class instance, a namedtuple's missing field)."""
+
+    name: str
+    attributes: frozenset[str]
+
+
+# What every namedtuple has besides its fields.
+NAMEDTUPLE_ATTRIBUTES = frozenset(dir(tuple)) | {"_asdict", "_replace", "_fields", "_make",
+                                                 "_field_defaults"}
+NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+NAMEDTUPLE_BASE = "typing.NamedTuple"
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,6 +572,8 @@ class Interpreter:
                 continue
             if name in function_syntax(self.module, enclosing).local_names:
                 value = single_assignment(self.module, enclosing, name)
+                if value.__class__ is ast.Call:  # cell_obj = Net() in the enclosing function
+                    return self.instance_of(value, self.module, enclosing)
                 return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
         if name in self.module.imports.names:
             qualified = self.module.imports.names[name]
@@ -587,8 +608,13 @@ class Interpreter:
                     for name, value in pairs if name == attr]
         if len(assigned) == 1 and assigned[0][1] == "__init__":
             cls, _, value = assigned[0]
-            found = self.constant(value, 0) if not _is_slice_call(value, cls.module) else \
-                self.slice_constant(value)
+            passed = self.model.constructor_arguments(cls, cls.methods["__init__"], value)
+            if passed:
+                found = self.passed_value(passed)
+            elif not _is_slice_call(value, cls.module):
+                found = self.constant(value, 0)
+            else:
+                found = self.slice_constant(value)
             if is_known(found) and (found.value is None or not _immutable(found.value)):
                 # a list or dict may be changed in place (self.d["k"] = v); None is the usual
                 # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
@@ -597,6 +623,39 @@ class Interpreter:
                 found = UNKNOWN  # `net.scale = 2` somewhere in the project
         self._self_attributes[attr] = found
         return found
+
+    def passed_value(self, passed: list) -> object:
+        """The one value every construction passes (``Net(data)`` in a driver), else unknown."""
+        values = [self.driver_value(site.expr, (site.module, site.function), 0)
+                  if site.function is not None else self.constant(site.expr, 0) for site in passed]
+        first = values[0]
+        return first if all(value == first for value in values[1:]) else UNKNOWN
+
+    def instance_of(self, call: ast.expr, module: ModuleInfo, function: ast.AST | None) -> object:
+        """What ``call``, written in ``function`` (None: at module level) of ``module``, builds
+        when it is an object whose attributes are all known (ObjectValue), else unknown."""
+        if call.__class__ is not ast.Call:
+            return UNKNOWN
+        func = call.func
+        if func.__class__ is ast.Name:
+            made = (single_assignment(module, function, func.id) if function is not None
+                    else _only_value(module.assignments.get(func.id)))
+            if made is not None:  # Data = namedtuple("Data", ["a", "b"]); Data(1, 2)
+                fields = namedtuple_fields(made, module)
+                return UNKNOWN if fields is None else ObjectValue(func.id, fields | NAMEDTUPLE_ATTRIBUTES)
+        scope = (*module.scope_of(function), function) if function is not None else ()
+        cls = self.model.class_named(func, module, scope)
+        if cls is None:
+            return UNKNOWN
+        if any(module.imports.qualify(base) == NAMEDTUPLE_BASE for base in cls.node.bases):
+            fields = {statement.target.id for statement in cls.node.body
+                      if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)}
+            return ObjectValue(cls.name, frozenset(fields) | cls.body_names | frozenset(cls.methods)
+                               | NAMEDTUPLE_ATTRIBUTES)
+        attributes = instance_attributes(self.model, self.model.mro(cls))
+        if attributes is None or self.model.subclasses(cls, module.path):
+            return UNKNOWN
+        return ObjectValue(cls.name, attributes | self.model.project.externally_set(module.path))
 
     def module_externally_set(self) -> frozenset[str]:
         return self.model.project.externally_set(self.module.path)
@@ -650,6 +709,8 @@ class Interpreter:
                 and module.imports.qualify(expr.func) in NUMPY_FILLED | NUMPY_FROM_DATA):
             args = [self.driver_value(a, driver, depth + 1) for a in expr.args]
             return self.array(expr, module.imports.qualify(expr.func), args)
+        if expr.__class__ is ast.Call:
+            return self.instance_of(expr, module, function)
         return self.constant(expr, depth)
 
     # ----- operations ---------------------------------------------------------------------
@@ -750,6 +811,10 @@ class Interpreter:
     def attribute(self, node: ast.AST, receiver: object, attr: str) -> object:
         if receiver.__class__ is TensorValue:
             self.result.tensor_lookups.append((node, attr))
+        elif receiver.__class__ is ObjectValue:
+            if attr not in receiver.attributes and not attr.startswith("__"):
+                self.fail(node, "attribute", AttributeError(
+                    f"'{receiver.name}' object has no attribute '{attr}'"), receiver.name, attr)
         elif is_known(receiver) and isinstance(receiver.value, CONSTANT_TYPES):
             if not hasattr(receiver.value, attr):
                 kind = type(receiver.value).__name__
@@ -942,6 +1007,32 @@ def _base_name(node: ast.expr) -> tuple[str, ...]:
     while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
     return (node.id,) if node.__class__ is ast.Name else ()
+
+
+def _only_value(values: list[ast.expr] | None) -> ast.expr | None:
+    return values[0] if values is not None and len(values) == 1 else None
+
+
+def namedtuple_fields(call: ast.expr, module: ModuleInfo) -> frozenset[str] | None:
+    """The fields of ``namedtuple("T", ["a", "b"])`` (or ``"a b"``, ``"a, b"``), of
+    ``NamedTuple("T", [("a", int)])``; None for anything else or fields not written as literals."""
+    if call.__class__ is not ast.Call or len(call.args) < 2:
+        return None
+    if module.imports.qualify(call.func) not in NAMEDTUPLE_FACTORIES:
+        return None
+    spec = call.args[1]
+    if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+        return frozenset(spec.value.replace(",", " ").split())
+    if isinstance(spec, (ast.List, ast.Tuple)):
+        names = []
+        for element in spec.elts:
+            if isinstance(element, ast.Tuple) and element.elts:
+                element = element.elts[0]
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                return None
+            names.append(element.value)
+        return frozenset(names)
+    return None
 
 
 def _unchangeable(value: object) -> object:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .knowledge.mindspore import CELL_CLASS, is_mindspore_cell_name
 from .catalogue import Level
@@ -25,7 +26,7 @@ from .project import (
     statement_blocks,
 )
 from .source import content_digest
-from .values import FunctionValues
+from .values import FunctionValues, function_syntax
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -88,6 +89,15 @@ class CompiledFunction:
         if not self.via:
             return None
         return f"reached from {self.target.label} via {' -> '.join(self.via)}"
+
+
+class Construction(NamedTuple):
+    """Where a class is built (or what it is given): an expression in a module, inside a
+    plain-Python function (a driver) or, for a parent Cell's attribute, None."""
+
+    module: ModuleInfo
+    function: ast.AST | None
+    expr: ast.expr
 
 
 @dataclass(frozen=True, eq=False)
@@ -541,25 +551,25 @@ class ReachModel:
         handed to ``memo`` like the model's own, and dropped with them."""
         return self._tables.setdefault(name, {})
 
-    def constructor_calls(self, cls: ClassInfo) -> list[tuple[ModuleInfo, ast.Call]] | None:
-        """Every call that builds ``cls`` in the project, with the module it is written in: the
+    def constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
+        """Every call that builds ``cls`` in the project, with where it is written: the
         parents' ``self.<attr> = cls(...)`` (``holders``), or the one plain-Python function that
         builds it (a test body, ``main()``); None when the class is built or used in any other
         way, or has project subclasses (their ``super().__init__`` calls are not followed)."""
         return self.memo(self.table("constructor_calls"), id(cls),
                          lambda: self._find_constructor_calls(cls))
 
-    def _find_constructor_calls(self, cls: ClassInfo) -> list[tuple[ModuleInfo, ast.Call]] | None:
+    def _find_constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
         if self.subclasses(cls, cls.module.path):
             return None
         holders = self.holders(cls)
         if holders:
-            calls: list[tuple[ModuleInfo, ast.Call]] = []
+            calls: list[Construction] = []
             for parent, attr in holders:
                 for value in parent.self_assignments.get(attr, ()):
                     if isinstance(value, ast.Call) and self.class_named(
                             value.func, parent.module, parent.scope) is cls:
-                        calls.append((parent.module, value))
+                        calls.append(Construction(parent.module, None, value))
             return calls or None
         module = cls.module
         if cls.scope:
@@ -573,7 +583,35 @@ class ReachModel:
                     for path in self.project.importers_of(module.path)):
                 return None
         calls = _constructions(module, driver, cls.name, cls.node)
-        return None if calls is None else [(module, call) for call in calls]
+        return None if calls is None else [Construction(module, driver, call) for call in calls]
+
+    def constructor_arguments(self, cls: ClassInfo, init: FunctionNode,
+                              value: ast.expr) -> list[Construction] | None:
+        """What the constructions of ``cls`` pass the ``__init__`` parameter ``value`` names (or its
+        default), when ``value`` is such a parameter, bound nowhere else in ``__init__``: each a
+        Construction whose ``expr`` is the argument (or the default, in the class's module)."""
+        if not isinstance(value, ast.Name):
+            return None
+        args = init.args
+        positional = [*args.posonlyargs, *args.args]
+        names = [p.arg for p in [*positional[1:], *args.kwonlyargs]]
+        if value.id not in names or value.id in function_syntax(cls.module, init).bound:
+            return None
+        calls = self.constructor_calls(cls)
+        if not calls:
+            return None
+        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        passed: list[Construction] = []
+        for module, function, call in calls:
+            bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]
+            if len(bound) == 1:
+                passed.append(Construction(module, function, bound[0]))
+            elif not bound and value.id in defaults:
+                passed.append(Construction(cls.module, None, defaults[value.id]))
+            else:
+                return None
+        return passed
 
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
@@ -727,20 +765,52 @@ class ReachModel:
             case ast.Attribute(value=ast.Name(id=name), attr=attr) if (
                     compiled.owner is not None and name == first_parameter(compiled.node)):
                 return self._attribute_truth(attr, compiled)
+            case ast.Compare(left=ast.Attribute(value=ast.Name(id=name), attr=attr), ops=[op],
+                             comparators=[ast.Constant()]) if (
+                    compiled.owner is not None and name == first_parameter(compiled.node)
+                    and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                # `if self.act == "gelu":` folds while parsing (probed: an undefined name under
+                # it compiles when every Block() leaves act=None)
+                literals = self.attribute_literals(attr, compiled)
+                if literals is None:
+                    return None
+                return constant_truth(ast.Compare(left=ast.Name(id=attr), ops=[op],
+                                                  comparators=test.comparators), {attr: literals})
         return None
 
     def _attribute_truth(self, attr: str, compiled: CompiledFunction) -> bool | None:
-        values = [value for cls in self.self_classes(compiled)
-                  for value in cls.self_assignments.get(attr, ())]
-        if not values or any(attr in cls.body_names for cls in self.self_classes(compiled)):
-            return None  # never assigned here, or a class attribute too: not known
-        if not all(isinstance(v, ast.Constant) and isinstance(v.value, (bool, type(None)))
-                   for v in values):
+        literals = self.attribute_literals(attr, compiled)
+        if literals is None or not all(isinstance(v, (bool, type(None))) for v in literals):
+            return None  # the parser folds the truth of a bool (or None) only
+        truths = {bool(value) for value in literals}
+        return truths.pop() if len(truths) == 1 else None
+
+    def attribute_literals(self, attr: str, compiled: CompiledFunction) -> frozenset | None:
+        """The literals ``self.<attr>`` may hold in ``compiled``: every assignment of it in the
+        classes of ``self`` is a literal, or an ``__init__`` parameter that every construction of
+        the class passes a literal (or leaves at a literal default: ``Block()`` with
+        ``act=None``). None when any is something else, the class body binds it too, or code
+        outside the class sets it."""
+        classes = self.self_classes(compiled)
+        if any(attr in cls.body_names for cls in classes):
             return None
-        truths = {bool(value.value) for value in values}
-        if len(truths) != 1 or attr in self.project.externally_set(compiled.module.path):
+        literals: set = set()
+        for cls in classes:
+            for method_name, pairs in cls.method_self_assignments.items():
+                for assigned, value in pairs:
+                    if assigned != attr:
+                        continue
+                    passed = None
+                    if method_name == "__init__" and isinstance(value, ast.Name):
+                        passed = self.constructor_arguments(cls, cls.methods[method_name], value)
+                    for expr in ([p.expr for p in passed] if passed is not None else [value]):
+                        literal = _literal(expr)
+                        if literal is _NOT_A_LITERAL:
+                            return None
+                        literals.add(literal)
+        if not literals or attr in self.project.externally_set(compiled.module.path):
             return None
-        return truths.pop()
+        return frozenset(literals)
 
     def values(self, compiled: CompiledFunction) -> FunctionValues:
         """Constants versus variables inside one compiled function (cached)."""

@@ -8,6 +8,7 @@ import importlib.util
 import pytest
 
 from msgraphlint import catalogue, snapshots
+from msgraphlint.attributes import CELL_ATTRIBUTES
 from msgraphlint.checkers import jit_api, names
 
 from .engine_helpers import findings_on_lines
@@ -293,7 +294,7 @@ def test_snapshots_carry_the_version_and_the_issue_examples():
     assert {"trainable_params", "get_parameters"} <= jit_api.FORBIDDEN_CELL_METHODS
     assert {"mindspore.common.initializer.", "mindspore.context."} <= set(jit_api.FORBIDDEN_MODULES)
     assert jit_api.FORBIDDEN_REEXPORTS["mindspore.set_context"] == "mindspore.context.set_context"
-    assert {"training", "phase", "cells_and_names", "cls_name"} <= names.CELL_ATTRIBUTES
+    assert {"training", "phase", "cells_and_names", "cls_name"} <= CELL_ATTRIBUTES
 
 
 def test_snapshot_toml_round_trips():

@@ -189,3 +189,129 @@ class Net(nn.Cell):
         ("non-parameter-attribute-assign", "self.scale = self.scale * 2")}
     held_elsewhere = source.replace("self.b = Block(3.0)", "self.b = Block(make_weight())")
     assert found(tmp_path, held_elsewhere, "non-parameter-attribute-assign") == set()
+
+
+BLOCK = """
+class Block(nn.Cell):
+    def __init__(self, act=None):
+        super().__init__()
+        self.act = act
+
+    def construct(self, x):
+        if self.act == "gelu":
+            x = np.tanh(x)
+        return x
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def construct(self, x):
+        return self.block(x)
+"""
+
+
+def test_a_branch_on_a_constructor_default_is_folded(tmp_path):
+    # Every Block() leaves act=None: the parser drops the branch (compiles at STRICT; probed).
+    assert found(tmp_path, BLOCK, "host-call-on-tensor") == set()
+
+
+@pytest.mark.parametrize("built", ['Block("gelu")', "Block(act=make_act())"])
+def test_a_constructor_that_may_take_the_branch_keeps_it(tmp_path, built):
+    source = BLOCK.replace("self.block = Block()", f"self.block = {built}")
+    assert found(tmp_path, source, "host-call-on-tensor") == {("host-call-on-tensor", "x = np.tanh(x)")}
+
+
+# ----- objects whose attributes are all known --------------------------------------------------
+
+OBJECTS = {
+    "a Cell instance held in a closure": ("""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a0 = Tensor([0])
+
+    def construct(self):
+        return self.a0
+
+def run():
+    cell_obj = Net()
+
+    @ms.jit
+    def foo():
+        return getattr(cell_obj, "{attr}")()
+    return foo()
+""", "return getattr(cell_obj, \"foo\")()"),
+    "a jit_class instance": ("""
+@ms.jit_class
+class Box:
+    def __init__(self):
+        self.num0 = Tensor(0)
+
+    def get(self):
+        return self.num0
+
+def run():
+    box = Box()
+
+    @ms.jit
+    def foo():
+        return getattr(box, "{attr}")()
+    return foo()
+""", "return getattr(box, \"foo\")()"),
+    "a NamedTuple a driver passes": ("""
+from typing import NamedTuple
+
+def run():
+    class Data(NamedTuple):
+        label1: Tensor
+        label2: Tensor
+
+    class Net(nn.Cell):
+        def construct(self, data):
+            return data.{attr}
+
+    data = Data(1, 2)
+    return Net()(data)
+""", "return data.foo"),
+    "a namedtuple a constructor takes": ("""
+from collections import namedtuple
+
+def run():
+    class Net(nn.Cell):
+        def __init__(self, data):
+            super().__init__()
+            self.data = data
+
+        def construct(self):
+            return self.data.{attr}
+
+    Data = namedtuple("User", ["label1", "label2"])
+    data = Data(label1=1, label2=2)
+    return Net(data)()
+""", "return self.data.foo"),
+}
+
+
+@pytest.mark.parametrize("source, line", OBJECTS.values(), ids=OBJECTS.keys())
+def test_a_missing_attribute_of_a_known_object(tmp_path, source, line):
+    # Rejected at every level (compiler-suite 0516, 0518, 0654, 0655: AttributeError).
+    assert found(tmp_path, source.replace("{attr}", "foo"), "constant-attribute-error") == {
+        ("constant-attribute-error", line)}
+
+
+@pytest.mark.parametrize("source, line", OBJECTS.values(), ids=OBJECTS.keys())
+def test_an_attribute_the_object_has(tmp_path, source, line):
+    attr = {"return data.foo": "label1", "return self.data.foo": "label2"}.get(line, "construct")
+    if "Box" in source:
+        attr = "get"
+    assert found(tmp_path, source.replace("{attr}", attr), "constant-attribute-error") == set()
+
+
+def test_an_object_that_may_get_attributes_elsewhere_says_nothing(tmp_path):
+    source = OBJECTS["a Cell instance held in a closure"][0].replace("{attr}", "foo")
+    assert found(tmp_path, source.replace("    cell_obj = Net()\n", "    cell_obj = Net()\n    cell_obj.foo = 1\n"),
+                 "constant-attribute-error") == set()
+    unknown_base = source.replace("class Net(nn.Cell):", "class Net(nn.Dense):")
+    assert found(tmp_path, unknown_base, "constant-attribute-error") == set()
