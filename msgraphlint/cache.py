@@ -29,7 +29,7 @@ from pathlib import Path
 from .version import __version__
 from .catalogue import Level
 from .findings import Finding
-from .project import Project
+from .project import Project, outermost, walk_python_files
 from .source import content_digest
 
 FORMAT_VERSION = 3
@@ -83,38 +83,54 @@ class ResultCache:
     """Entries for one project (its roots) and one build of the tool, in one JSON file.
 
     Reads are interned: one table of every (kind, name, answer) seen, each checked once per run;
-    a file's entry holds indices into it. Units (per-module reach work,
-    shared by every file whose importer closure contains the module) are kept once per module;
-    a file relies on its own module's unit and, through the recorded importer queries, on the
-    units of every module upstream of it.
+    a file's entry and a unit hold indices into it, so an unchanged re-run checks each distinct
+    read once and then only compares integers. Units (per-module reach work, shared by every file
+    whose importer closure contains the module) are kept once per module; a file relies on its
+    own module's unit and, through the recorded importer queries, on the units of every module
+    upstream of it.
     """
 
     def __init__(self, folder: Path | None = None):
         self.folder = folder or cache_home() / "static"
         self.file: Path | None = None
-        self.results: dict[str, dict] = {}  # checked file -> digest, reads, units, findings
-        self.units: dict[str, list[tuple]] = {}  # module file -> its reads
+        self.results: dict[str, dict] = {}  # checked file -> digest, reads (indices), findings
+        self.units: dict[str, list[int]] = {}  # module file -> its reads (indices)
+        self.reads: list[tuple] = []  # the interned reads
+        self._index: dict[tuple, int] | None = None  # read -> index, made only to store
+        self._valid: list[bool | None] = []  # per read: still the same answer (None: not asked)
         self.hits = 0
-        self._valid: dict[tuple, bool] = {}
         self._stale: set[str] | None = None
+        self._changed = False  # anything stored since the file was read: only then is it written
+        # The stat stamp of every file below the project's roots, when this run began, and the one
+        # kept from the run that wrote the cache: equal, no file there has changed since.
+        self._tree_now = ""
+        self._same_tree = False
+        self._roots: tuple[str, ...] = ()
 
     def open(self, project: Project, settings: str = "") -> None:
         """Load the results kept for this tool, these project roots and these settings (the
         JIT module lists change which calls are host calls)."""
         key = json.dumps([tool_fingerprint(), sorted(str(r) for r in project.scan_roots), settings])
         self.file = self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+        roots = outermost(list(project.scan_roots))
+        self._roots = tuple(os.path.join(str(root), "") for root in roots)
+        self._tree_now = tree_stamp(roots)
         try:
             loaded = json.loads(self.file.read_text("utf-8"))
             if not (isinstance(loaded, dict) and loaded.get("format") == FORMAT_VERSION):
                 return
-            table = [_hashable(item) for item in loaded["reads"]]
-            expand = lambda indices: [table[i] for i in indices]  # noqa: E731
-            self.units = {name: expand(indices) for name, indices in loaded["units"].items()}
-            for name, entry in loaded["results"].items():
-                entry["reads"] = expand(entry["reads"])
-                self.results[name] = entry
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
-            self.results, self.units = {}, {}
+            self.reads = [_hashable(item) for item in loaded["reads"]]
+            self.units = dict(loaded["units"])
+            self.results = dict(loaded["results"])
+            self._same_tree = bool(self._tree_now) and loaded.get("tree") == self._tree_now
+            count = len(self.reads)
+            if not all(0 <= i < count for reads in [*self.units.values(),
+                                                     *(e["reads"] for e in self.results.values())]
+                       for i in reads):
+                raise ValueError("a read index out of range")
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+            self.results, self.units, self.reads = {}, {}, []
+        self._valid = [None] * len(self.reads)
 
     def lookup(self, path: Path, project: Project) -> list[Finding] | None:
         """The cached findings of ``path``, if nothing they depend on has changed."""
@@ -125,12 +141,12 @@ class ResultCache:
             real = str(project.real_path(path))
             if not self._still(("file", real, entry["digest"]), project):
                 return None
-            if not all(self._still(item, project) for item in entry["reads"]):
+            if not self._all_still(entry["reads"], project):
                 return None
             if real not in self.units or real in self._stale_units(project):
                 return None
             findings = [finding_from(record) for record in entry["findings"]]
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, IndexError):
             return None  # an entry from a damaged cache
         self.hits += 1
         return findings
@@ -142,10 +158,11 @@ class ResultCache:
         if self._stale is None:
             imported_by: dict[str, list[str]] = {}
             stale: set[str] = set()
-            for name, reads in self.units.items():
-                if not all(self._still(item, project) for item in reads):
+            for name, indices in self.units.items():
+                if not self._all_still(indices, project):
                     stale.add(name)
-                for kind, _, answer in reads:
+                for index in indices:
+                    kind, _, answer = self.reads[index]
                     if kind == "importers":
                         for importer in answer:
                             if importer == name:
@@ -162,47 +179,102 @@ class ResultCache:
             self._stale = stale
         return self._stale
 
+    def _all_still(self, indices: list[int], project: Project) -> bool:
+        """Whether every read of ``indices`` gives the same answer now (each asked once a run;
+        a plain loop: a quarter of a million of them on a model zoo)."""
+        valid = self._valid
+        for index in indices:
+            known = valid[index]
+            if known is None:
+                known = valid[index] = self._still(self.reads[index], project)
+            if not known:
+                return False
+        return True
+
     def _still(self, item: tuple, project: Project) -> bool:
-        """Whether a recorded read gives the same answer now."""
-        if item not in self._valid:
-            kind, name, answer = item
-            if kind == "file":
-                try:
-                    now = content_digest(Path(name).read_bytes()).hex()
-                except OSError:
-                    now = None
-            elif kind == "lookup":
-                found = project.locate(name)
-                now = str(found) if found else ""
-            else:
-                now = tuple(str(p) for p in project.importer_paths(Path(name)))
-                answer = tuple(answer)
-            self._valid[item] = now == answer
-        return self._valid[item]
+        """Whether a recorded read gives the same answer now. When no file below the roots has
+        changed since the cache was written (by size, times and inode, as git and mypy judge),
+        the files there and who imports whom are the same without reading them again."""
+        kind, name = item[0], item[1]
+        if self._same_tree and kind in ("file", "importers") and name.startswith(self._roots):
+            return True
+        return _gives_the_same(item, project)
+
+    def _intern(self, reads) -> list[int]:
+        if self._index is None:
+            self._index = {read: i for i, read in enumerate(self.reads)}
+        indices = []
+        for item in reads:
+            read = _hashable(item)
+            index = self._index.get(read)
+            if index is None:
+                index = self._index[read] = len(self.reads)
+                self.reads.append(read)
+                self._valid.append(True)  # just recorded by this run
+            indices.append(index)
+        return indices
 
     def store(self, run_records: dict[str, dict], unit_reads: dict[str, frozenset[tuple]]) -> None:
-        self.results.update(run_records)
-        self.units.update({name: list(reads) for name, reads in unit_reads.items()})
+        if not run_records and not unit_reads:
+            return
+        self._changed = True
+        for name, record in run_records.items():
+            self.results[name] = {**record, "reads": self._intern(record["reads"])}
+        self.units.update({name: self._intern(reads) for name, reads in unit_reads.items()})
         self._stale = None
 
     def save(self) -> None:
-        """Write atomically; entries of files that no longer exist are dropped. Best effort: a
-        cache that cannot be written costs speed, never the run."""
-        if self.file is None:
+        """Write atomically; entries of files that no longer exist are dropped, and reads no
+        entry uses. Best effort: a cache that cannot be written costs speed, never the run. An
+        unchanged re-run writes nothing (writing the same file again was half of its time)."""
+        if self.file is None or not self._changed:
             return
-        table: dict[tuple, int] = {}
+        renumbered: dict[int, int] = {}
 
-        def intern(reads) -> list[int]:
-            return [table.setdefault(_hashable(item), len(table)) for item in reads]
+        def keep(indices: list[int]) -> list[int]:
+            return [renumbered.setdefault(i, len(renumbered)) for i in indices]
 
         results = {
-            name: {**entry, "reads": intern(entry["reads"])}
+            name: {**entry, "reads": keep(entry["reads"])}
             for name, entry in self.results.items()
             if os.path.exists(name)
         }
-        units = {name: intern(reads) for name, reads in self.units.items() if os.path.exists(name)}
-        document = {"format": FORMAT_VERSION, "reads": list(table), "units": units, "results": results}
+        units = {name: keep(indices) for name, indices in self.units.items() if os.path.exists(name)}
+        table = [self.reads[old] for old in renumbered]  # in the order of their new numbers
+        document = {"format": FORMAT_VERSION, "tree": self._tree_now, "reads": table, "units": units,
+                    "results": results}
         write_json_atomically(self.file, document, separators=(",", ":"))
+
+
+def tree_stamp(roots: list[Path]) -> str:
+    """A digest of the size, times and inode of every Python file below ``roots``: what changes
+    when a file is edited, added, removed or replaced (a stat each, no read)."""
+    digest = hashlib.sha256()
+    for root in sorted(roots):
+        for path in walk_python_files(root):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0"
+                          f"{stat.st_ino}\n".encode())
+    return digest.hexdigest()
+
+
+def _gives_the_same(item: tuple, project: Project) -> bool:
+    kind, name, answer = item
+    if kind == "file":
+        try:
+            now = content_digest(Path(name).read_bytes()).hex()
+        except OSError:
+            now = None
+    elif kind == "lookup":
+        found = project.locate(name)
+        now = str(found) if found else ""
+    else:
+        now = tuple(str(p) for p in project.importer_paths(Path(name)))
+        answer = tuple(answer)
+    return now == answer
 
 
 def write_json_atomically(target: Path, document, **dump_options) -> None:
@@ -215,7 +287,7 @@ def write_json_atomically(target: Path, document, **dump_options) -> None:
         return
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(document, out, **dump_options)
+            out.write(json.dumps(document, **dump_options))  # the C encoder; json.dump is Python
         os.replace(temporary, target)
     except OSError:
         pass

@@ -123,3 +123,29 @@ def test_the_cli_uses_the_cache_unless_told_not_to(project, tmp_path, monkeypatc
     second = runner.invoke(app, ["check", str(project), "--format", "json", "--no-cache"])
     assert first.exit_code == second.exit_code == 1
     assert json.loads(first.stdout) == json.loads(second.stdout)
+
+
+def test_an_unchanged_rerun_writes_nothing(project, tmp_path):
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    run(project, tmp_path / "cache")
+    [stored] = (tmp_path / "cache").glob("*.json")
+    written = stored.stat().st_mtime_ns, stored.read_bytes()
+    hits, _ = run(project, tmp_path / "cache")
+    assert hits == 2
+    assert (stored.stat().st_mtime_ns, stored.read_bytes()) == written
+
+
+def test_an_edit_that_keeps_the_size_is_seen(project, tmp_path):
+    """The unchanged tree is judged by each file's size, times and inode: a same-size edit
+    changes the times, and the file is read again."""
+    (project / "base.py").write_text(CELL_BASE)
+    (project / "net.py").write_text(CELL_USING_NUMPY)
+    _, before = run(project, tmp_path / "cache")
+    assert any(name == "net.py" for name, _, _ in before)
+    same_size = CELL_BASE.replace("nn.Cell", "object_")  # Base is no Cell any more
+    assert len(same_size) == len(CELL_BASE)
+    (project / "base.py").write_text(same_size)
+    hits, after = run(project, tmp_path / "cache")
+    assert not any(name == "net.py" for name, _, _ in after)
+    assert hits == 0
