@@ -1,6 +1,6 @@
 """Rule families, one module each; installed as ``msgraphlint.checkers``.
 
-Every module defines one :class:`msgraphlint.analyze.Family` subclass. They are found by walking
+Every module defines one :class:`msgraphlint.engine.analyze.Family` subclass. They are found by walking
 this package, so adding a family is adding a module.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from msgraphlint.analyze import Family
+from msgraphlint.engine.analyze import Family
 
 
 def _discover() -> list[type[Family]]:

@@ -4,17 +4,17 @@ The compiler builds a Cell or primitive met in ``construct`` once, while compili
 ``__init__`` in Python. The family tells apart one built from constants (advice: create it in
 ``__init__``), one built from an argument computed from the inputs, a layer with weights (never
 trained, one random initialisation frozen into the graph) and a ``Parameter`` created there.
-What the compiler does at each level is in msgraphlint/rules/cell_construction.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/cell_construction.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.mindspore import CELL_NAMESPACES, PARAMETER_CLASSES, PRIMITIVE_NAMESPACE
-from msgraphlint.project import ClassInfo, ModuleInfo
-from msgraphlint.reach import ReachModel
+from msgraphlint.syntax.project import ClassInfo, ModuleInfo
+from msgraphlint.model.reach import ReachModel
 
 # CapWords names in mindspore.nn that are not Cells (metrics), and the base class itself.
 NOT_CELLS = frozenset(

@@ -4,15 +4,15 @@ Creating and starting a thread or process, submitting to a pool or taking a lock
 constants, which the graph compiler runs once, while compiling. Workers are reported where they are
 created in compiled code; pools, workers and locks made elsewhere (``self.pool`` from ``__init__``,
 a module-level lock) where compiled code calls their methods; ``with <pool or lock>:`` is left to
-the syntax family. What the compiler does at each level is in msgraphlint/rules/concurrency.toml.
+the syntax family. What the compiler does at each level is in msgraphlint/knowledge/rules/concurrency.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.project import ClassInfo
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.syntax.project import ClassInfo
 
 # Creating one of these in compiled code starts (or prepares) host work: reported at creation.
 WORKER_FACTORIES = frozenset(

@@ -3,21 +3,21 @@
 MindSpore evaluates Python operations on compile-time constants while it compiles: ``1 + "a"``,
 ``int("abcd")``, ``[1, 2].pop(4)``, ``range(0.5)``, ``(2, 3).shape``. Where Python rejects such an
 operation, the compiler rejects the graph with the same error, at every syntax level, before
-anything runs; an int ``**`` past int64 is folded wrapped around, without a word. The values come from the engine's interpreter (msgraphlint.interpret): a failure is
+anything runs; an int ``**`` past int64 is folded wrapped around, without a word. The values come from the engine's interpreter (msgraphlint.values.interpret): a failure is
 reported only where every operand is known. What the compiler does at each level is in
-msgraphlint/rules/constants.toml.
+msgraphlint/knowledge/rules/constants.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.catalogue import snapshot
-from msgraphlint.interpret import TensorValue, evaluation
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.catalogue import snapshot
+from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS
 
-# Every attribute a Tensor or Parameter has in graph mode (msgraphlint/data/tensor_attributes.toml).
+# Every attribute a Tensor or Parameter has in graph mode (msgraphlint/knowledge/data/tensor_attributes.toml).
 TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
 # The graph's lists, tuples, dicts and strings have the methods of Python's and, in 2.10, one more
 # (the compiler's method table maps list_append ... list_extend and dict_get, dict_haskey as

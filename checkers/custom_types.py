@@ -5,7 +5,7 @@ reports a plain project class (neither a Cell nor a @jit_class) made to hold a t
 its own state, a Cell attribute that is not a Parameter assigned in construct or read back from
 there into tensor maths, and a @jit_class instance created from a tensor.
 
-What the compiler does at each level is in msgraphlint/rules/custom_types.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/custom_types.toml.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.attributes import (
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.model.attributes import (
     attribute_assignments,
     held_object_class,
     is_plain_class,
@@ -22,8 +22,8 @@ from msgraphlint.attributes import (
     resolve_project_class,
 )
 from msgraphlint.knowledge.mindspore import PRIMITIVE_NAMESPACE, is_tensor_function
-from msgraphlint.project import ModuleInfo, flatten_targets
-from msgraphlint.reach import ReachModel, Target
+from msgraphlint.syntax.project import ModuleInfo, flatten_targets
+from msgraphlint.model.reach import ReachModel, Target
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"

@@ -11,7 +11,7 @@ must be bound on every path.
 
 Later, type inference joins the values of the two branches of an ``if`` whose test is a tensor
 (every other test is known by then and folded): a tensor with a Python scalar, a tuple or a list,
-and None with a value. What the compiler does at each level is in msgraphlint/rules/data_flow.toml.
+and None with a value. What the compiler does at each level is in msgraphlint/knowledge/rules/data_flow.toml.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
-from msgraphlint.values import FunctionValues
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.values.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
+from msgraphlint.model.variables import FunctionValues
 
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
 # as bound, and nothing inside is checked, so one mistake gives one finding.

@@ -2,15 +2,15 @@
 
 A host call whose arguments are all compile-time constants is evaluated once, while the graph is
 compiled, and its result becomes a graph constant that every step reuses (PyNative calls it every
-step). What the compiler does at each level is in msgraphlint/rules/frozen.toml.
+step). What the compiler does at each level is in msgraphlint/knowledge/rules/frozen.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.catalogue import rule
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.catalogue import rule
 from msgraphlint.knowledge.mindspore import RANDOM_MODULES
 
 # These set or read the generator's state instead of drawing: nothing is frozen.

@@ -2,14 +2,14 @@
 
 Reported on a tensor value, on a Parameter, and (as a rule of its own) in a Cell with a custom
 ``bprop``, whose gradient does not come from automatic differentiation through the copy.
-What the compiler does at each level is in msgraphlint/rules/gradient.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/gradient.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS
 
 # Methods that numpy arrays share with tensors: on an array the copy has already been reported.

@@ -4,19 +4,19 @@ functions, and classmethods.
 `ms_function` was removed in MindSpore 2.6 (`jit` replaces it), so importing it fails. Calls in
 compiled code to host-side APIs MindSpore marks with `jit_forbidden_register` (`get_context`,
 `Cell.trainable_params`, initializers, ...) are reported, and so is a classmethod called there,
-however it is reached. What the compiler does at each level is in msgraphlint/rules/jit_api.toml.
+however it is reached. What the compiler does at each level is in msgraphlint/knowledge/rules/jit_api.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import CellContext, Family, FunctionContext
-from msgraphlint.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
-from msgraphlint.catalogue import snapshot
+from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
+from msgraphlint.model.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
+from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.knowledge.mindspore import CELL_DEFINED_AT, TENSOR_DEFINED_AT, is_mindspore_cell_name
-from msgraphlint.project import ClassInfo, ModuleInfo
-from msgraphlint.reach import REMOVED_JIT_DECORATORS
+from msgraphlint.syntax.project import ClassInfo, ModuleInfo
+from msgraphlint.model.reach import REMOVED_JIT_DECORATORS
 
 MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"
@@ -26,8 +26,8 @@ IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "B
 REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
 # MindSpore's jit-forbidden registry (mindspore.graph._utils.check_jit_forbidden_api), as data:
-# msgraphlint/data/jit_forbidden.toml, written from the installed MindSpore by
-# `python -m msgraphlint.snapshots` (the static path never imports MindSpore).
+# msgraphlint/knowledge/data/jit_forbidden.toml, written from the installed MindSpore by
+# `python -m msgraphlint.knowledge.snapshots` (the static path never imports MindSpore).
 _REGISTRY = snapshot("jit_forbidden")
 JIT_FORBIDDEN_MINDSPORE_VERSION = _REGISTRY["mindspore_version"]
 _CELL_PREFIX = CELL_DEFINED_AT + "."

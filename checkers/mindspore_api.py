@@ -6,9 +6,9 @@ from mindspore.ops), ``ops.pad(x, paddings=...)`` (the keyword is ``padding`` no
 path no test runs (``ops.concatcat``). The names and signatures of mindspore, mindspore.ops,
 mindspore.nn, mindspore.mint (and its nn and functional), mindspore.numpy and
 mindspore.communication come from a snapshot of the installed MindSpore
-(msgraphlint/data/mindspore_api.json, ``python -m msgraphlint.api_snapshot``). A call is judged
+(msgraphlint/knowledge/data/mindspore_api.json, ``python -m msgraphlint.knowledge.api_snapshot``). A call is judged
 only where the signature is known and the call has no ``*args``/``**kwargs``. What the compiler
-does at each level is in msgraphlint/rules/mindspore_api.toml.
+does at each level is in msgraphlint/knowledge/rules/mindspore_api.toml.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 from functools import cache
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.api_snapshot import load, module_keys
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.api_snapshot import load, module_keys
 from msgraphlint.knowledge.mindspore import is_mindspore_name
 
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"

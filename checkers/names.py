@@ -9,10 +9,10 @@ seen with 2.10, an undefined name in a branch whose condition is a compile-time 
 
 Builtins the graph does not implement (``type``, ``repr``, ``all``, ...) are evaluated on the host
 at compile time, so they are reported only when called on a variable. The graph's own list is read
-from MindSpore (msgraphlint/data/graph_builtins.toml); the ones the third-party family already
+from MindSpore (msgraphlint/knowledge/data/graph_builtins.toml); the ones the third-party family already
 reports (sorted, set, id, ...) are left to it.
 
-What the compiler does at each level is in msgraphlint/rules/names.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/names.toml.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import ast
 import builtins
 import re
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.catalogue import snapshot
-from msgraphlint.attributes import instance_attributes
-from msgraphlint.project import ClassInfo, ModuleInfo, bound_names
-from msgraphlint.values import NON_GRAPH_BUILTINS
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.catalogue import snapshot
+from msgraphlint.model.attributes import instance_attributes
+from msgraphlint.syntax.project import ClassInfo, ModuleInfo, bound_names
+from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
 # ----- data --------------------------------------------------------------------------------
 

@@ -3,16 +3,16 @@
 `Parameter.set_data` and setting a Parameter's Python attributes (`requires_grad`, `name`) are
 host-side operations, reported in construct (`ops.assign` updates a Parameter in the graph).
 PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) are Tensor methods with no
-CPU kernel. What the compiler does at each level is in msgraphlint/rules/parameters.toml.
+CPU kernel. What the compiler does at each level is in msgraphlint/knowledge/rules/parameters.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
+from msgraphlint.engine.analyze import Family, FunctionContext
 
-from msgraphlint.attributes import held_call_names, held_class, held_object_class
+from msgraphlint.model.attributes import held_call_names, held_class, held_object_class
 from msgraphlint.knowledge.mindspore import NN_NAMESPACE, NN_PARAMETER_NAMES
 
 SET_DATA_INSTEAD = "ops.assign"

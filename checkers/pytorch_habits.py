@@ -4,16 +4,16 @@
 (placement is global, set with mindspore.set_device) and ``x.detach()`` (ops.stop_gradient) in
 compiled code, and a Cell that defines ``forward`` but no ``construct``. Tensor methods PyTorch and
 MindSpore share (``permute``, ``view``, ``numel``, ``item``, ``to(dtype)``, ...) are left alone.
-What the compiler does at each level is in msgraphlint/rules/pytorch_habits.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/pytorch_habits.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import CellContext, Family, FunctionContext
-from msgraphlint.project import ClassInfo
-from msgraphlint.reach import CELL_BASE, is_static
+from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
+from msgraphlint.syntax.project import ClassInfo
+from msgraphlint.model.reach import CELL_BASE, is_static
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value

@@ -7,7 +7,7 @@ compiler treats the two groups differently; the three in-place methods the graph
 container built in the function (`sort`, `remove`, `setdefault`), which LAX compiles to
 nothing; and `pop` on a list of constants, which COMPATIBLE and LAX fold into one list that every
 call pops from. What the compiler does at each level, and so which changes are lost where, is in
-msgraphlint/rules/strict_silent.toml.
+msgraphlint/knowledge/rules/strict_silent.toml.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.project import ModuleInfo
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.syntax.project import ModuleInfo
 
 DICT_RETURN_INSTEAD = "return a tuple"
 GLOBAL_LIST_INSTEAD = "return the value and collect it in the caller"

@@ -4,15 +4,15 @@ MindSpore parses a compiled function's source with a fixed list of statement and
 anything else is reported, run or not (nested defs and lambdas are parsed with the function around
 them). Some accepted statements have limits of their own: loops without `else`, comprehensions with
 one `for`, `with` only on @jit_class instances, `raise` only of the standard exceptions the compiler
-names. What the compiler does at each level is in msgraphlint/rules/syntax.toml.
+names. What the compiler does at each level is in msgraphlint/knowledge/rules/syntax.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.project import ClassInfo
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
 # The statement and expression types MindSpore 2.10's graph parser handles; all others fail.

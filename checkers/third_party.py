@@ -3,17 +3,17 @@
 A host call whose arguments are all compile-time constants is folded into the graph (advice at
 most); one with an argument that flows from the inputs is reported under a rule of its own, and so
 are numpy's reductions on a tensor, which call the tensor's own method with numpy-only keywords.
-What the compiler does at each level is in msgraphlint/rules/third_party.toml.
+What the compiler does at each level is in msgraphlint/knowledge/rules/third_party.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.catalogue import rule
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.catalogue import rule
 from msgraphlint.knowledge.mindspore import RANDOM_MODULES
-from msgraphlint.values import NON_GRAPH_BUILTINS
+from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
 # np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
 NUMPY_REDUCTIONS = frozenset(

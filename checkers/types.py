@@ -3,7 +3,7 @@
 ``isinstance`` whose second argument is not a type (a dtype such as ``ms.float32``, a string, a list,
 a ``|`` union); ``range()`` of a tensor; a tuple or list indexed by a tensor; a tensor that may hold
 several elements used as a Python boolean; a function, method, Cell or primitive returned from
-construct. What the compiler does at each level is in msgraphlint/rules/types.toml.
+construct. What the compiler does at each level is in msgraphlint/knowledge/rules/types.toml.
 
 What is a tensor is judged by :class:`TensorKinds`, stricter than "flows from the inputs": a
 construct parameter may be a Python int or a tuple, so only values the code itself shows to be
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import ast
 
-from msgraphlint.analyze import Family, FunctionContext
-from msgraphlint.attributes import attribute_assignments, held_call_names, held_class
-from msgraphlint.interpret import TensorValue, evaluation
-from msgraphlint.kinds import MULTI
+from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
+from msgraphlint.values.interpret import TensorValue, evaluation
+from msgraphlint.values.kinds import MULTI
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, is_layer_or_primitive, is_tensor_function,
 )
-from msgraphlint.reach import NESTED_SCOPES
+from msgraphlint.model.reach import NESTED_SCOPES
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"

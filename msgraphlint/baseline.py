@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .findings import Finding
+from .engine.findings import Finding
 
 FORMAT_VERSION = 1
 FORMAT_KEY = "msgraphlint_baseline"

@@ -19,9 +19,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import catalogue
+from .knowledge import catalogue
 from .version import __version__
-from .catalogue import Level, Severity
+from .knowledge.catalogue import Level, Severity
 from .config import (
     JIT_LEVEL_VARIABLE, Config, ConfigError, environment_level, find_pyproject, from_pyproject,
     parse_device, parse_selectors,

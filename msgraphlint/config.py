@@ -13,10 +13,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalogue
-from .catalogue import Level, Severity
+from .knowledge import catalogue
+from .knowledge.catalogue import Level, Severity
 from .confirm_settings import ConfirmSettings, SettingsError, parse_confirm
-from .findings import Finding
+from .engine.findings import Finding
 
 FORMATS = ("text", "json", "sarif", "gitlab")
 class ConfigError(Exception):
@@ -39,7 +39,7 @@ class Config:
     # jit functions included (which the context setting does not reach).
     every_graph_level: Level | None = None
     # [tool.msgraphlint] jit-modules / jit-ignore-modules, joined with MS_JIT_MODULES and
-    # MS_JIT_IGNORE_MODULES from the environment (msgraphlint.fallback)
+    # MS_JIT_IGNORE_MODULES from the environment (msgraphlint.knowledge.fallback)
     jit_modules: tuple[str, ...] = ()
     jit_ignore_modules: tuple[str, ...] = ()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .catalogue import DEVICES, Level, Rule, replacement_table, rules
+from .knowledge.catalogue import DEVICES, Level, Rule, replacement_table, rules
 
 VERDICT_WORDS = {
     "rejected": "fails to compile",
@@ -112,7 +112,7 @@ def fixes_page() -> str:
     lines = [
         "# Fixes",
         "",
-        "Generated from the catalogue (`autofix` and `autofix_why` in `msgraphlint/rules/*.toml`)"
+        "Generated from the catalogue (`autofix` and `autofix_why` in `msgraphlint/knowledge/rules/*.toml`)"
         " by `python -m msgraphlint.docgen`.",
         "",
         "`msgraphlint check --fix` applies the safe fixes and reports what is left;"
@@ -148,7 +148,7 @@ def index_page() -> str:
     lines = [
         "# Rules",
         "",
-        "Generated from the catalogue (`msgraphlint/rules/*.toml`) by `python -m msgraphlint.docgen`.",
+        "Generated from the catalogue (`msgraphlint/knowledge/rules/*.toml`) by `python -m msgraphlint.docgen`.",
         "Severity columns: e = error (rejected), w = warning (compiles but misbehaves),"
         " a = advice, on CPU; a* = advice before `--confirm` where the static analysis cannot"
         " know what the verdict depends on (the rule's page says why).",

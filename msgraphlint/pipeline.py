@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .analyze import Engine, Family
+from .engine.analyze import Engine, Family
 from .baseline import Baseline, BaselineError, load_baseline, with_fingerprints, write_baseline
-from .cache import ResultCache
+from .engine.cache import ResultCache
 from .config import Config
-from .fallback import JitModules
-from .findings import Finding
+from .knowledge.fallback import JitModules
+from .engine.findings import Finding
 from .progress import ProgressBar
-from .project import Project
+from .syntax.project import Project
 
 
 class PipelineError(Exception):

@@ -17,12 +17,12 @@ from pylint.checkers import BaseChecker
 from pylint.constants import WarningScope
 from pylint.interfaces import HIGH
 
-from . import catalogue
-from .analyze import Engine, Family, collector_paused
-from .catalogue import Level, Severity
+from .knowledge import catalogue
+from .engine.analyze import Engine, Family, collector_paused
+from .knowledge.catalogue import Level, Severity
 from .config import ConfigError, environment_level, find_pyproject, from_pyproject
 from .checkers import FAMILIES
-from .findings import Finding
+from .engine.findings import Finding
 from .pipeline import check_buffer, new_engine
 
 CATEGORY_SEVERITY = {"E": Severity.ERROR, "W": Severity.WARNING, "C": Severity.ADVICE}

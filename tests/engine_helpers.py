@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from msgraphlint.pipeline import new_engine
-from msgraphlint.findings import Finding
+from msgraphlint.engine.findings import Finding
 
 
 def check_source(tmp_path, source: str, name: str = "model.py") -> list[Finding]:

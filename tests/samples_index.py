@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from msgraphlint import catalogue
+from msgraphlint.knowledge import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -1,4 +1,4 @@
-"""The public-API snapshot (msgraphlint/data/mindspore_api.json): which names MindSpore's modules
+"""The public-API snapshot (msgraphlint/knowledge/data/mindspore_api.json): which names MindSpore's modules
 have and what their calls bind to, read from MindSpore 2.10 so the static path never imports it.
 
 The facts below were checked against the installed MindSpore 2.10.0 (CPU) before being written.
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from msgraphlint import api_snapshot
+from msgraphlint.knowledge import api_snapshot
 
 from .samples_index import ROOT
 
@@ -47,7 +47,7 @@ def test_snapshot_loads_and_is_well_formed():
 
 
 def test_load_does_not_import_mindspore():
-    code = ("import sys; from msgraphlint import api_snapshot; api_snapshot.load(); "
+    code = ("import sys; from msgraphlint.knowledge import api_snapshot; api_snapshot.load(); "
             "assert 'mindspore' not in sys.modules, 'load() imported mindspore'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
@@ -130,10 +130,10 @@ def test_snapshot_matches_the_installed_mindspore():
 
 
 def test_check_command_agrees():
-    """`python -m msgraphlint.api_snapshot --check` in a fresh process: exit 0, nothing printed."""
+    """`python -m msgraphlint.knowledge.api_snapshot --check` in a fresh process: exit 0, nothing printed."""
     pytest.importorskip("mindspore")
     done = subprocess.run(
-        [sys.executable, "-m", "msgraphlint.api_snapshot", "--check"],
+        [sys.executable, "-m", "msgraphlint.knowledge.api_snapshot", "--check"],
         cwd=ROOT, capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stderr[-3000:]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from msgraphlint.pipeline import new_engine
-from msgraphlint.cache import ResultCache
+from msgraphlint.engine.cache import ResultCache
 
 CELL_USING_NUMPY = """\
 import numpy as np

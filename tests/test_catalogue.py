@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from msgraphlint import catalogue
-from msgraphlint.catalogue import SEVERITY_OF_VERDICT, Level
+from msgraphlint.knowledge import catalogue
+from msgraphlint.knowledge.catalogue import SEVERITY_OF_VERDICT, Level
 from msgraphlint.checkers import FAMILIES
 from msgraphlint.docgen import expected_pages
 

@@ -249,7 +249,7 @@ def test_installed_entry_point_never_shows_a_traceback(tmp_path):
 
 
 def test_a_crash_on_one_file_is_reported_and_hides_nothing(project, monkeypatch):
-    from msgraphlint.analyze import Engine, Family
+    from msgraphlint.engine.analyze import Engine, Family
 
     class Explodes(Family):
         name = "explodes"

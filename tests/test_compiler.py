@@ -21,12 +21,12 @@ import pytest
 
 pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
 
-from msgraphlint.catalogue import Level, Verdict  # noqa: E402
+from msgraphlint.knowledge.catalogue import Level, Verdict  # noqa: E402
 from msgraphlint.confirm.plan import ConfirmTarget, Planner  # noqa: E402
 from msgraphlint.confirm.referee import Judgement, judge, load_module  # noqa: E402
 from msgraphlint.confirm_settings import ConfirmSettings  # noqa: E402
-from msgraphlint.project import Project  # noqa: E402
-from msgraphlint.reach import ReachModel  # noqa: E402
+from msgraphlint.syntax.project import Project  # noqa: E402
+from msgraphlint.model.reach import ReachModel  # noqa: E402
 
 from .samples_index import ROOT, all_samples  # noqa: E402
 

@@ -20,13 +20,13 @@ import pytest
 
 pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
 
-from msgraphlint import catalogue  # noqa: E402
+from msgraphlint.knowledge import catalogue  # noqa: E402
 from msgraphlint.pipeline import new_engine  # noqa: E402
-from msgraphlint.catalogue import Level, Verdict  # noqa: E402
+from msgraphlint.knowledge.catalogue import Level, Verdict  # noqa: E402
 from msgraphlint.config import Config, ConfigError, from_pyproject  # noqa: E402
 from msgraphlint.confirm.run import ConfirmOptions, confirm_findings  # noqa: E402
 from msgraphlint.confirm_settings import ConfirmSettings, TargetSettings  # noqa: E402
-from msgraphlint.project import walk_python_files  # noqa: E402
+from msgraphlint.syntax.project import walk_python_files  # noqa: E402
 
 from .samples_index import ROOT, Sample, sample_path  # noqa: E402
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint import catalogue
+from msgraphlint.knowledge import catalogue
 from msgraphlint.pipeline import new_engine
 from msgraphlint.cli import LevelChoice, resolve_config
 from msgraphlint.report import RunResult

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from msgraphlint.analyze import CellContext
+from msgraphlint.engine.analyze import CellContext
 from msgraphlint.pipeline import new_engine
 from msgraphlint.checkers.jit_api import JitApiFamily
 

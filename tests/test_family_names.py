@@ -7,8 +7,8 @@ import importlib.util
 
 import pytest
 
-from msgraphlint import catalogue, snapshots
-from msgraphlint.attributes import CELL_ATTRIBUTES
+from msgraphlint.knowledge import catalogue, snapshots
+from msgraphlint.model.attributes import CELL_ATTRIBUTES
 from msgraphlint.checkers import jit_api, names
 
 from .engine_helpers import findings_on_lines
@@ -307,7 +307,7 @@ def test_snapshot_toml_round_trips():
 @pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
 @pytest.mark.parametrize("name", snapshots.NAMES)
 def test_snapshot_agrees_with_installed_mindspore(name):
-    """`python -m msgraphlint.snapshots` rewrites the files when this fails."""
+    """`python -m msgraphlint.knowledge.snapshots` rewrites the files when this fails."""
     assert catalogue.snapshot(name) == snapshots.current(name)
 
 

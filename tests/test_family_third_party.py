@@ -114,7 +114,7 @@ def test_the_jit_module_lists_can_live_in_pyproject(tmp_path, monkeypatch):
 
 
 def test_graph_implemented_standard_functions_are_not_host_calls():
-    from msgraphlint.fallback import JitModules
+    from msgraphlint.knowledge.fallback import JitModules
 
     modules = JitModules()
     assert not modules.is_fallback("operator.add") and not modules.is_fallback("functools.partial")

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from msgraphlint import catalogue
-from msgraphlint.catalogue import Level, Severity
+from msgraphlint.knowledge import catalogue
+from msgraphlint.knowledge.catalogue import Level, Severity
 
 from .engine_helpers import check_source
 

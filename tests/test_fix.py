@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint import catalogue, pipeline
+from msgraphlint.knowledge import catalogue
+from msgraphlint import pipeline
 from msgraphlint.config import Config
 
 from .conftest import UPDATE_EXPECTED, changed_expected_files
@@ -215,7 +216,7 @@ def test_fix_confirm_writes_only_what_mindspore_accepts(tmp_path):
     """--fix --confirm at STRICT: the detach sample's fixes compile and match PyNative, so they
     are written; in a Cell that np.where keeps rejected at STRICT the fix is not applied."""
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    from msgraphlint.catalogue import Level
+    from msgraphlint.knowledge.catalogue import Level
 
     accepted = scratch(tmp_path, sample_path(catalogue.rule("detach-call"), "bad"))
     rejected = write(tmp_path, (

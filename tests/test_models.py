@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from msgraphlint import catalogue
+from msgraphlint.knowledge import catalogue
 from msgraphlint.pipeline import new_engine
-from msgraphlint.catalogue import Level, Verdict
-from msgraphlint.project import Project
-from msgraphlint.reach import ReachModel
+from msgraphlint.knowledge.catalogue import Level, Verdict
+from msgraphlint.syntax.project import Project
+from msgraphlint.model.reach import ReachModel
 
 from .samples_index import _EXPECT, SAMPLES
 

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
 
-from msgraphlint.catalogue import Level, Verdict  # noqa: E402
+from msgraphlint.knowledge.catalogue import Level, Verdict  # noqa: E402
 from msgraphlint.config import Config  # noqa: E402
 from msgraphlint.confirm.referee import load_module  # noqa: E402
 from msgraphlint.confirm.run import ConfirmOptions, confirm_findings  # noqa: E402

@@ -20,8 +20,8 @@ def test_wheel_contents(tmp_path):
     top_level = {name.split("/")[0] for name in names}
     (metadata,) = top_level - {"msgraphlint"}  # nothing else, no top-level `checkers`
     assert metadata.endswith(".dist-info")
-    family_files = {p.name for p in (ROOT / "msgraphlint" / "rules").glob("*.toml")}
-    assert {n.split("/")[-1] for n in names if n.startswith("msgraphlint/rules/")} == family_files
+    family_files = {p.name for p in (ROOT / "msgraphlint" / "knowledge" / "rules").glob("*.toml")}
+    assert {n.split("/")[-1] for n in names if n.startswith("msgraphlint/knowledge/rules/")} == family_files
     # Every module and data file of the package ships (a subpackage left out of pyproject's
     # list would install without it: an internal error on the first run).
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "msgraphlint").rglob("*")

@@ -6,8 +6,8 @@ import gc
 import multiprocessing
 from pathlib import Path
 
-from msgraphlint import analyze
-from msgraphlint.analyze import MIN_FILES_PER_JOB, balanced_slices, package_slices
+from msgraphlint.engine import analyze
+from msgraphlint.engine.analyze import MIN_FILES_PER_JOB, balanced_slices, package_slices
 from msgraphlint.pipeline import new_engine
 
 ROOT = Path(__file__).resolve().parent.parent

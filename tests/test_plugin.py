@@ -14,7 +14,7 @@ from pylint.interfaces import HIGH
 from pylint.lint import PyLinter
 from pylint.testutils import CheckerTestCase, MessageTest
 
-from msgraphlint import catalogue
+from msgraphlint.knowledge import catalogue
 from msgraphlint.pipeline import new_engine
 from msgraphlint.checkers.third_party import ThirdPartyFamily
 from msgraphlint.plugin import make_checker_class

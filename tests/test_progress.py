@@ -38,7 +38,7 @@ def test_processes_report_through_their_shared_queue():
     import multiprocessing
     import time
 
-    from msgraphlint.analyze import _watching
+    from msgraphlint.engine.analyze import _watching
 
     queue = multiprocessing.Array("q", [0, 5, 5, 10])  # two slices of five files
     seen: list[int] = []

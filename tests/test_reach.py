@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from msgraphlint.pipeline import new_engine
-from msgraphlint.catalogue import Level
-from msgraphlint.project import Project
-from msgraphlint.reach import ReachModel
+from msgraphlint.knowledge.catalogue import Level
+from msgraphlint.syntax.project import Project
+from msgraphlint.model.reach import ReachModel
 
 # A line that the host-call rule flags whenever it is compiled, and only then.
 HOST_CALL = "math.sqrt(x.sum())"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from msgraphlint import catalogue
+from msgraphlint.knowledge import catalogue
 from msgraphlint.pipeline import new_engine
 
 from .samples_index import FOUND_BY_CONFIRM, MADE_IN_TESTS, SAMPLES, all_samples, sample_path

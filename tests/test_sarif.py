@@ -13,8 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from msgraphlint import catalogue, pipeline
-from msgraphlint.catalogue import Level
+from msgraphlint.knowledge import catalogue
+from msgraphlint import pipeline
+from msgraphlint.knowledge.catalogue import Level
 from msgraphlint.config import Config
 from msgraphlint.report import RunResult
 from msgraphlint.report import sarif as sarif_module

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from msgraphlint import catalogue, snapshots
+from msgraphlint.knowledge import catalogue, snapshots
 
 NAME = "tensor_attributes"
 # Properties, methods (old and new API), and what only a Parameter has.
@@ -47,6 +47,6 @@ def test_file_says_where_its_names_come_from():
 
 
 def test_snapshot_agrees_with_installed_mindspore():
-    """`python -m msgraphlint.snapshots` rewrites the file when this fails."""
+    """`python -m msgraphlint.knowledge.snapshots` rewrites the file when this fails."""
     pytest.importorskip("mindspore")
     assert catalogue.snapshot(NAME) == snapshots.current(NAME)

@@ -36,7 +36,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from msgraphlint.project import walk_python_files
+from msgraphlint.syntax.project import walk_python_files
 
 SUITES = {
     "models": ("mindcv", "mindocr", "mindyolo", "mindformers"),

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 from msgraphlint.pipeline import new_engine
-from msgraphlint.catalogue import Level
+from msgraphlint.knowledge.catalogue import Level
 from msgraphlint.config import Config
-from msgraphlint.project import walk_python_files
+from msgraphlint.syntax.project import walk_python_files
 from msgraphlint.confirm.plan import Planner
 from msgraphlint.confirm.run import ConfirmOptions, confirm_findings, default_jobs
 

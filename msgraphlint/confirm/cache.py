@@ -17,7 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..cache import cache_home, write_json_atomically
+from ..engine.cache import cache_home, write_json_atomically
 
 HARNESS_VERSION = "1"  # bump when what the child measures, or how, changes
 

@@ -27,7 +27,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from ..catalogue import Verdict
+from ..knowledge.catalogue import Verdict
 from .referee import IN_FILE, Judgement, Unrunnable, is_user_file, judge, one_line
 
 MESSAGE_LIMIT = 4000  # characters of the compiler's message kept

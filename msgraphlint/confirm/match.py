@@ -21,9 +21,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..catalogue import Level, Verdict
-from ..catalogue import rule as lookup_rule
-from ..findings import Finding
+from ..knowledge.catalogue import Level, Verdict
+from ..knowledge.catalogue import rule as lookup_rule
+from ..engine.findings import Finding
 from .plan import ConfirmTarget, Planner
 
 CONFIRMED, NOT_REPRODUCED, UNVERIFIED = "confirmed", "not-reproduced", "unverified"

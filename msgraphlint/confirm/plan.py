@@ -14,11 +14,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalogue import Level
+from ..knowledge.catalogue import Level
 from ..confirm_settings import DEFAULT_INPUT, ConfirmSettings
-from ..findings import Finding
-from ..project import module_name_for, project_root_for
-from ..reach import Target
+from ..engine.findings import Finding
+from ..syntax.project import module_name_for, project_root_for
+from ..model.reach import Target
 
 
 @dataclass

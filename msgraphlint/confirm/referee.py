@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..catalogue import Level, Verdict
+from ..knowledge.catalogue import Level, Verdict
 from ..confirm_settings import SPEC
 
 # "In file /path/net.py:16, 15~41" or "In file /path/net.py:9~12, 4~28/..." (the IR's form)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..findings import Finding
+from ..engine.findings import Finding
 from ..progress import ProgressBar
 from .cache import Cache
 from .match import STATUSES, annotate

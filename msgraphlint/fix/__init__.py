@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..findings import Edit, Finding, Fix
-from ..project import Project
+from ..engine.findings import Edit, Finding, Fix
+from ..syntax.project import Project
 from .edits import SourceText, apply_edits
 from .rules import FIXERS, fix_for
 

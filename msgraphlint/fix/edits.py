@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..findings import Edit
-from ..project import ModuleInfo
+from ..engine.findings import Edit
+from ..syntax.project import ModuleInfo
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Expressions that can stand before `.attr` or inside a call without parentheses.

@@ -11,8 +11,8 @@ import ast
 import re
 from collections.abc import Callable
 
-from ..catalogue import rule as lookup_rule
-from ..findings import Edit, Finding, Fix
+from ..knowledge.catalogue import rule as lookup_rule
+from ..engine.findings import Edit, Finding, Fix
 from .edits import SourceText, argument, operand
 
 Fixer = Callable[[Finding, SourceText], "Fix | None"]

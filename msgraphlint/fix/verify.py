@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..project import project_root_for, walk_python_files
+from ..syntax.project import project_root_for, walk_python_files
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """MindSpore's facts that the engine and the rule families share: one table per fact.
 
 Checked against MindSpore 2.10 by tests/test_knowledge.py (where the ``confirm`` extra is
-installed); a new fact about MindSpore goes here, or in ``msgraphlint/data/`` when it is read from
+installed); a new fact about MindSpore goes here, or in ``msgraphlint/knowledge/data/`` when it is read from
 MindSpore by a snapshot script, never in a checker.
 """
 

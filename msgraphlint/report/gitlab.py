@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..catalogue import Severity
+from ..knowledge.catalogue import Severity
 from .result import RunResult
 
 # GitLab's scale is info, minor, major, critical, blocker.

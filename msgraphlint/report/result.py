@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalogue import Severity
+from ..knowledge.catalogue import Severity
 from ..config import Config
-from ..findings import Finding
+from ..engine.findings import Finding
 
 
 @dataclass

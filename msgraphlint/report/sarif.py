@@ -21,10 +21,10 @@ from urllib.parse import quote
 import sarif_om as om
 from jschema_to_python.to_json import to_json
 
-from .. import catalogue
+from ..knowledge import catalogue
 from ..version import __version__
-from ..catalogue import Rule, Severity
-from ..findings import Finding
+from ..knowledge.catalogue import Rule, Severity
+from ..engine.findings import Finding
 from .result import RunResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

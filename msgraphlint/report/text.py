@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from ..catalogue import Severity
+from ..knowledge.catalogue import Severity
 from .result import RunResult
 
 COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.ADVICE: "\033[36m"}

@@ -17,7 +17,7 @@ anything; the other functions (two thirds of a model zoo's) are not interpreted.
 
 Where Python itself rejects an operation on known values, the failure is recorded with Python's
 exception: the compiler folds the same operation and fails the same way (probed with 2.10; see
-msgraphlint/rules/constants.toml). Work is bounded: sizes of strings, sequences and integers are
+msgraphlint/knowledge/rules/constants.toml). Work is bounded: sizes of strings, sequences and integers are
 capped, and an expression deeper than the cap is not evaluated.
 """
 
@@ -30,13 +30,13 @@ import operator
 import re
 from dataclasses import dataclass, field
 
-from .knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
-from .attributes import instance_attributes
-from .project import ModuleInfo, bound_names
-from .reach import (
+from ..knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
+from ..model.attributes import instance_attributes
+from ..syntax.project import ModuleInfo, bound_names
+from ..model.reach import (
     MAX_CONSTANT_DEPTH, CompiledFunction, ReachModel, driver_context, single_assignment,
 )
-from .values import function_syntax
+from ..model.variables import function_syntax
 
 # ----- values -----------------------------------------------------------------------------
 

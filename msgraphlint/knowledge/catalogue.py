@@ -210,7 +210,7 @@ def _data(name: str) -> dict:
 def snapshot(name: str) -> dict:
     """A MindSpore snapshot (``data/<name>.toml``): what MindSpore's own source says (supported
     builtins, the jit-forbidden registry, nn.Cell's and Tensor's attributes), read once from an installed
-    MindSpore by ``python -m msgraphlint.snapshots`` so the static path never imports it."""
+    MindSpore by ``python -m msgraphlint.knowledge.snapshots`` so the static path never imports it."""
     return _data(name)
 
 

@@ -1,8 +1,8 @@
-"""Snapshots of what an installed MindSpore says about names, kept as data (``msgraphlint/data/``).
+"""Snapshots of what an installed MindSpore says about names, kept as data (``msgraphlint/knowledge/data/``).
 
 The static path never imports MindSpore (editors, pre-commit, an isolated venv), so the facts the
 `names` and `jit-api` families need are read here, once, from an installed MindSpore and written to
-``msgraphlint/data/<name>.toml``:
+``msgraphlint/knowledge/data/<name>.toml``:
 
 - ``graph_builtins``: the builtins the graph compiler implements itself
   (``mindspore.graph._parse.resources.convert_object_map`` and ``convert_class_to_function_map``,
@@ -17,7 +17,7 @@ The static path never imports MindSpore (editors, pre-commit, an isolated venv),
   ``deprecated_tensor_method_map``, and the few names only its C++ method map knows
   (``GRAPH_ONLY_TENSOR_ATTRIBUTES``). A superset, so "has no attribute" is never a false alarm.
 
-``python -m msgraphlint.snapshots`` rewrites the files; ``--check`` exits 1 when they differ from
+``python -m msgraphlint.knowledge.snapshots`` rewrites the files; ``--check`` exits 1 when they differ from
 the installed MindSpore (tests/test_family_names.py runs the same comparison).
 """
 
@@ -53,7 +53,7 @@ SOURCES = {
         "(Tensor([1.0]), Parameter(Tensor([1.0]), name=\"w\")); the keys of the graph compiler's",
         "mindspore.graph._parse.deprecated.deprecated_tensor_method.deprecated_tensor_method_map;",
         "and the names only the compiler's C++ method map resolves",
-        "(msgraphlint.snapshots.GRAPH_ONLY_TENSOR_ATTRIBUTES). A superset of what a graph accepts.",
+        "(msgraphlint.knowledge.snapshots.GRAPH_ONLY_TENSOR_ATTRIBUTES). A superset of what a graph accepts.",
     ),
 }
 
@@ -164,7 +164,7 @@ def to_toml(name: str, table: dict) -> str:
     """Flat tables of strings and lists of strings: enough for these files, no writer needed."""
     lines = [
         f"# Snapshot of MindSpore's {name.replace('_', ' ')}, read from the installed package by",
-        "# `python -m msgraphlint.snapshots` (do not edit by hand; rerun it after upgrading MindSpore).",
+        "# `python -m msgraphlint.knowledge.snapshots` (do not edit by hand; rerun it after upgrading MindSpore).",
     ]
     lines.extend(f"# {line}" for line in SOURCES.get(name, ()))
     tables = {key: value for key, value in table.items() if isinstance(value, dict)}
@@ -185,7 +185,7 @@ def to_toml(name: str, table: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m msgraphlint.snapshots", description=__doc__.split("\n")[0]
+        prog="python -m msgraphlint.knowledge.snapshots", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     options = parser.parse_args(argv)

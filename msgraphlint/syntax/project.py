@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from functools import lru_cache, cached_property
 from pathlib import Path
 
-from .knowledge.mindspore import PARAMETER_CLASSES
+from ..knowledge.mindspore import PARAMETER_CLASSES
 from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, read_source, split_lines
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalogue import Level, Rule, Severity, rule as lookup_rule
+from ..knowledge.catalogue import Level, Rule, Severity, rule as lookup_rule
 
 
 @dataclass(frozen=True)

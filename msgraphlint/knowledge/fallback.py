@@ -8,7 +8,7 @@ and ``MS_JIT_MODULES`` takes them off it (comma-separated top-level names); msgr
 from the environment, as MindSpore does, and from ``[tool.msgraphlint]``'s ``jit-ignore-modules``
 and ``jit-modules``. The whitelist and the standard-library functions the graph implements itself
 (``operator.add``, ``functools.partial``) come from a snapshot of the installed MindSpore
-(msgraphlint/data/third_party_modules.toml).
+(msgraphlint/knowledge/data/third_party_modules.toml).
 """
 
 from __future__ import annotations

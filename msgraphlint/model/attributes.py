@@ -7,14 +7,14 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
-from .catalogue import snapshot
-from .knowledge.mindspore import CELL_CLASS as CELL_BASE
-from .project import ClassInfo, ModuleInfo
-from .qualnames import canonical
+from ..knowledge.catalogue import snapshot
+from ..knowledge.mindspore import CELL_CLASS as CELL_BASE
+from ..syntax.project import ClassInfo, ModuleInfo
+from ..syntax.qualnames import canonical
 from .reach import JIT_CLASS_DECORATOR, CompiledFunction, ReachModel, first_parameter
 
 if TYPE_CHECKING:
-    from .analyze import FunctionContext
+    from ..engine.analyze import FunctionContext
 
 PLAIN_BASES = frozenset({"builtins.object"})
 
@@ -105,7 +105,7 @@ def is_classmethod(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 # ----- what attributes an instance has ---------------------------------------------------------
 
-# Every attribute nn.Cell gives its instances (msgraphlint/data/cell_attributes.toml).
+# Every attribute nn.Cell gives its instances (msgraphlint/knowledge/data/cell_attributes.toml).
 CELL_ATTRIBUTES = frozenset(snapshot("cell_attributes")["names"])
 # Text that means attributes are made in ways a syntax walk cannot follow: give up.
 ATTRIBUTE_TRICKS = (

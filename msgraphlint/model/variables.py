@@ -14,8 +14,8 @@ import ast
 from collections.abc import Callable
 from functools import cached_property
 
-from .knowledge.mindspore import HOST_COPY_METHODS
-from .project import ModuleInfo, bound_names
+from ..knowledge.mindspore import HOST_COPY_METHODS
+from ..syntax.project import ModuleInfo, bound_names
 
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
 # fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,

@@ -2,7 +2,7 @@
 
 The static path never imports MindSpore, so what a call such as ``ops.pad(x, paddings=...)``,
 ``ops.ResizeBilinear(...)`` or ``nn.Dense(3, 4, has_bias=True)`` can bind to is read here, once,
-from an installed MindSpore by :func:`take` and written to ``msgraphlint/data/mindspore_api.json``:
+from an installed MindSpore by :func:`take` and written to ``msgraphlint/knowledge/data/mindspore_api.json``:
 
 - one top-level key per module (``mindspore``, ``mindspore.ops``, ``mindspore.nn``,
   ``mindspore.mint``, ``mindspore.mint.nn``, ``mindspore.mint.nn.functional``,
@@ -23,7 +23,7 @@ from an installed MindSpore by :func:`take` and written to ``msgraphlint/data/mi
   ``mindspore.__all__`` the characters of the version string): ``from <module> import <name>``
   fails for them, so they are not in the module's table.
 
-``python -m msgraphlint.api_snapshot`` rewrites the file; ``--check`` exits 1 when it differs
+``python -m msgraphlint.knowledge.api_snapshot`` rewrites the file; ``--check`` exits 1 when it differs
 from the installed MindSpore. :func:`load` reads it without importing MindSpore.
 """
 
@@ -268,7 +268,7 @@ def differences(stored: dict, current: dict, *, limit: int = 5) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m msgraphlint.api_snapshot", description=__doc__.split("\n")[0]
+        prog="python -m msgraphlint.knowledge.api_snapshot", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     options = parser.parse_args(argv)
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         lines = differences(stored, current)
         if lines:
             print(f"{path.name} is out of date with the installed MindSpore "
-                  "(rerun `python -m msgraphlint.api_snapshot`):", file=sys.stderr)
+                  "(rerun `python -m msgraphlint.knowledge.api_snapshot`):", file=sys.stderr)
             for line in lines:
                 print(f"  {line}", file=sys.stderr)
             return 1

@@ -19,14 +19,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .knowledge.mindspore import CELL_CLASS, is_mindspore_cell_name
-from .catalogue import Level
-from .project import (
+from ..knowledge.mindspore import CELL_CLASS, is_mindspore_cell_name
+from ..knowledge.catalogue import Level
+from ..syntax.project import (
     ClassInfo, ModuleInfo, Project, bound_names, construct_without_self, may_define_targets,
     statement_blocks,
 )
-from .source import content_digest
-from .values import FunctionValues, function_syntax
+from ..syntax.source import content_digest
+from .variables import FunctionValues, function_syntax
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 

@@ -24,11 +24,11 @@ from functools import cached_property
 from pathlib import Path
 
 from .cache import ResultCache, file_record
-from .catalogue import rule as lookup_rule
-from .fallback import JitModules
+from ..knowledge.catalogue import rule as lookup_rule
+from ..knowledge.fallback import JitModules
 from .findings import Finding
-from .kinds import TensorKinds
-from .project import (
+from ..values.kinds import TensorKinds
+from ..syntax.project import (
     ClassInfo,
     ModuleInfo,
     Project,
@@ -36,10 +36,10 @@ from .project import (
     module_name_for,
     walk_python_files,
 )
-from .reach import CompiledFunction, ReachModel, returns_to_python
-from .source import SourceFile
+from ..model.reach import CompiledFunction, ReachModel, returns_to_python
+from ..syntax.source import SourceFile
 from .suppress import Suppressions
-from .values import FunctionValues
+from ..model.variables import FunctionValues
 
 
 class Family:

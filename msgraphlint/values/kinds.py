@@ -23,16 +23,16 @@ import ast
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .attributes import held_call_names
-from .knowledge.mindspore import (
+from ..model.attributes import held_call_names
+from ..knowledge.mindspore import (
     AXIS_KEYWORDS, BATCH_LAYERS, NN_PARAMETER_NAMES, NON_TENSOR_METHODS, REDUCTIONS, SAME_SIZE_ATTRIBUTES,
     SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE, TENSOR_EVIDENCE_READ,
     TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
-from .values import NOT_DATA_COMPARISONS, FunctionValues
+from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
 
 if TYPE_CHECKING:
-    from .analyze import FunctionContext
+    from ..engine.analyze import FunctionContext
 
 
 class Kind(StrEnum):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .catalogue import find_rule
+from ..knowledge.catalogue import find_rule
 from .findings import Finding
-from .source import comment_lines, split_lines
+from ..syntax.source import comment_lines, split_lines
 
 _PRAGMA = re.compile(
     r"#\s*(?:pylint|msgraphlint)\s*:\s*(disable-next|disable|enable|skip-file)\s*(?:=\s*([^#]*))?"

@@ -26,11 +26,11 @@ from dataclasses import asdict, fields
 from functools import cache
 from pathlib import Path
 
-from .version import __version__
-from .catalogue import Level
+from ..version import __version__
+from ..knowledge.catalogue import Level
 from .findings import Finding
-from .project import Project, outermost, walk_python_files
-from .source import content_digest
+from ..syntax.project import Project, outermost, walk_python_files
+from ..syntax.source import content_digest
 
 FORMAT_VERSION = 3
 
@@ -48,9 +48,9 @@ def tool_fingerprint() -> str:
     """The version and the digest of every source and rule file of the installed tool: a
     development checkout invalidates the cache when its code changes, not only on release."""
     # Where the rule families are installed (checkers/ in a checkout), without importing them.
-    families = Path(importlib.util.find_spec(f"{__package__}.checkers").origin).parent
+    families = Path(importlib.util.find_spec("msgraphlint.checkers").origin).parent
     digest = hashlib.sha256(f"{FORMAT_VERSION}:{__version__}".encode())
-    for package in (Path(__file__).parent, families):
+    for package in (Path(__file__).parents[1], families):  # the whole msgraphlint package
         for path in sorted(package.rglob("*")):
             if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
                 digest.update(path.name.encode())
