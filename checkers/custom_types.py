@@ -23,7 +23,8 @@ from msgraphlint.model.attributes import (
 )
 from msgraphlint.knowledge.mindspore import PRIMITIVE_NAMESPACE, is_tensor_function
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
-from msgraphlint.model.reach import ReachModel, Target
+from msgraphlint.model.compiled import Target
+from msgraphlint.model.reach import ReachModel
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"

@@ -13,7 +13,8 @@ import ast
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.syntax.project import ClassInfo
-from msgraphlint.model.reach import CELL_BASE, is_static
+from msgraphlint.model.compiled import is_static
+from msgraphlint.model.reach import CELL_BASE
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value

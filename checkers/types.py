@@ -23,7 +23,7 @@ from msgraphlint.values.kinds import MULTI
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, is_layer_or_primitive, is_tensor_function,
 )
-from msgraphlint.model.reach import NESTED_SCOPES
+from msgraphlint.model.compiled import NESTED_SCOPES
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"

@@ -18,7 +18,7 @@ from ..knowledge.catalogue import Level
 from ..confirm_settings import DEFAULT_INPUT, ConfirmSettings
 from ..engine.findings import Finding
 from ..syntax.project import module_name_for, project_root_for
-from ..model.reach import Target
+from ..model.compiled import Target
 
 
 @dataclass

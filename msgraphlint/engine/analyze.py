@@ -36,7 +36,8 @@ from ..syntax.project import (
     module_name_for,
     walk_python_files,
 )
-from ..model.reach import CompiledFunction, ReachModel, returns_to_python
+from ..model.compiled import CompiledFunction
+from ..model.reach import ReachModel, returns_to_python
 from ..syntax.source import SourceFile
 from .suppress import Suppressions
 from ..model.variables import FunctionValues

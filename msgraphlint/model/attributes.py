@@ -11,7 +11,8 @@ from ..knowledge.catalogue import snapshot
 from ..knowledge.mindspore import CELL_CLASS as CELL_BASE
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..syntax.qualnames import canonical
-from .reach import JIT_CLASS_DECORATOR, CompiledFunction, ReachModel, first_parameter
+from .compiled import JIT_CLASS_DECORATOR, CompiledFunction, first_parameter
+from .reach import ReachModel
 
 if TYPE_CHECKING:
     from ..engine.analyze import FunctionContext

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from ..knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo, bound_names
-from ..model.reach import (
-    MAX_CONSTANT_DEPTH, CompiledFunction, ReachModel, driver_context, single_assignment,
-)
+from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, single_assignment
+from ..model.compiled import CompiledFunction
+from ..model.reach import ReachModel
 from ..model.variables import function_syntax
 
 # ----- values -----------------------------------------------------------------------------

@@ -1,0 +1,237 @@
+"""Branches that are never compiled (the parser folds them: literals, `self` flags and constructor
+literals) or never evaluated (type inference decides them with the literals every compiled
+caller passes)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter
+
+
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """A branch whose every path ends in ``raise`` (an error check's body)."""
+    return bool(body) and isinstance(body[-1], ast.Raise) and not any(
+        isinstance(statement, (ast.Return, ast.Break, ast.Continue)) for statement in body)
+
+
+_NOT_A_LITERAL = object()
+
+
+def _literal(expr: ast.expr | None) -> object:
+    """The value of a literal argument (``False``, ``"eval"``, ``-1``), else _NOT_A_LITERAL."""
+    match expr:
+        case ast.Constant(value=value):
+            return value
+        case ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=int() | float() as number)) if (
+                not isinstance(number, bool)):
+            return -number
+    return _NOT_A_LITERAL
+
+
+def passed_constants(callee: FunctionNode, edges: list[CallEdge]) -> dict[str, frozenset]:
+    """param -> the literals the calls pass it, for the parameters that every call gives a
+    literal or leaves at a literal default (none when any call unpacks *args or **kwargs)."""
+    if not edges:
+        return {}
+    args = callee.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
+                        args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    passed: dict[str, set] = {}
+    unknown: set[str] = set()
+    for edge in edges:
+        call = edge.call
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return {}
+        bound: dict[str, list[ast.expr]] = {}
+        for param, argument in bind_arguments(call, callee, edge.binds_self):
+            bound.setdefault(param, []).append(argument)
+        for param in [p.arg for p in [*positional, *args.kwonlyargs]]:
+            given = bound.get(param)
+            value = _literal(given[0] if given and len(given) == 1 else (
+                None if given else defaults.get(param)))
+            if value is _NOT_A_LITERAL:
+                unknown.add(param)
+            else:
+                passed.setdefault(param, set()).add(value)
+    return {param: frozenset(values) for param, values in passed.items() if param not in unknown}
+
+
+def merge_constants(first: dict[str, frozenset], second: dict[str, frozenset]) -> dict[str, frozenset]:
+    """The literals two sets of paths pass: a parameter known on both, with the values of both."""
+    return {param: first[param] | second[param] for param in first.keys() & second.keys()}
+
+
+COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+               ast.IsNot: operator.is_not, ast.Lt: operator.lt, ast.LtE: operator.le,
+               ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def constant_truth(test: ast.expr, known: dict[str, frozenset]) -> bool | None:
+    """The truth of an if-test on parameters whose possible literals are ``known``, when every
+    combination gives the same; else None."""
+    match test:
+        case ast.Name(id=name) if name in known:
+            truths = {bool(value) for value in known[name]}
+            return truths.pop() if len(truths) == 1 else None
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            truth = constant_truth(operand, known)
+            return None if truth is None else not truth
+        case ast.BoolOp(op=op, values=values):
+            truths = [constant_truth(value, known) for value in values]
+            decisive = isinstance(op, ast.Or)  # or: one True decides; and: one False
+            if decisive in truths:
+                return decisive
+            return (not decisive) if None not in truths else None
+        case ast.Compare(left=left, ops=[op], comparators=[right]) if type(op) in COMPARISONS:
+            lefts, rights = _possible(left, known), _possible(right, known)
+            if lefts is None or rights is None:
+                return None
+            try:
+                truths = {bool(COMPARISONS[type(op)](a, b)) for a in lefts for b in rights}
+            except TypeError:
+                return None  # `"a" < 1`: the compiler's error, not a fold
+            return truths.pop() if len(truths) == 1 else None
+    return None
+
+
+def _possible(expr: ast.expr, known: dict[str, frozenset]) -> frozenset | None:
+    if isinstance(expr, ast.Name):
+        return known.get(expr.id)
+    value = _literal(expr)
+    return None if value is _NOT_A_LITERAL else frozenset({value})
+
+
+class Branches:
+    """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
+
+    def dead_nodes(self, compiled: CompiledFunction) -> frozenset[int]:
+        """ids of the nodes in branches MindSpore's parser folds away: the body of an ``if``
+        whose test is a constant false (the ``else`` of a constant true). Constants here are
+        literals and ``self`` attributes that every assignment gives a bool of one truth, which
+        nothing outside the class sets (`self.save_attention = False` in ``__init__``: blip's
+        ``if is_cross and self.save_attention:`` compiles at STRICT, its body never runs). Also
+        the message of a branch that only raises under a test decided while compiling (`if
+        x.shape != (b, n): raise ValueError(f"... {x.size()}")`): built only for inputs that
+        already fail (probed on mindone's olmoe)."""
+        return self.memo(self._dead, id(compiled), lambda: self._find_dead(compiled))
+
+    def _find_dead(self, compiled: CompiledFunction) -> frozenset[int]:
+        module = compiled.module
+        dead: set[int] = set()
+        ifs = module.derived("ifs", compiled.node,
+                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        for node in ifs:
+            if id(node) in dead:
+                continue
+            truth = self.static_truth(node.test, compiled)
+            if truth is None:
+                if _only_raises(node.body) and not self.values(compiled).is_variable(node.test):
+                    # An error path under a test the compiler decides while compiling (static
+                    # shapes, isinstance): its message is built only for inputs that already
+                    # fail. The raise itself stays: its exception class is resolved regardless.
+                    *before, last = node.body
+                    parts = [*before, last.cause]
+                    if isinstance(last.exc, ast.Call):
+                        parts += [*last.exc.args, *(k.value for k in last.exc.keywords)]
+                    dead.update(id(n) for part in parts if part is not None
+                                for n in module.nodes(part))
+                continue
+            for statement in (node.orelse if truth else node.body):
+                dead.update(id(n) for n in module.nodes(statement))
+        return frozenset(dead)
+
+    def unevaluated_nodes(self, compiled: CompiledFunction) -> frozenset[int]:
+        """``dead_nodes``, and the branches type inference never evaluates: those of an ``if``
+        decided by the literals every compiled caller passes (``helper(x)`` with ``host=False``:
+        ``np.tanh`` under ``if host:`` is never run, at every level; probed with 2.10). The
+        parser still reads them: an undefined name or a ``try`` there is rejected all the same,
+        so only the checks of what the graph evaluates skip them."""
+        return self.memo(self._unevaluated, id(compiled), lambda: self._find_unevaluated(compiled))
+
+    def _find_unevaluated(self, compiled: CompiledFunction) -> frozenset[int]:
+        dead = self.dead_nodes(compiled)
+        constants = compiled.passed_constants
+        if not constants:
+            return dead
+        module = compiled.module
+        rebound = self.values(compiled).bound
+        known = {name: values for name, values in constants.items() if name not in rebound}
+        found = set(dead)
+        ifs = module.derived("ifs", compiled.node,
+                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        for node in ifs:
+            if id(node) in found:
+                continue
+            truth = constant_truth(node.test, known)
+            if truth is not None:
+                for statement in (node.orelse if truth else node.body):
+                    found.update(id(n) for n in module.nodes(statement))
+        return frozenset(found)
+
+    def static_truth(self, test: ast.expr, compiled: CompiledFunction) -> bool | None:
+        """The truth of an if-test the parser knows while compiling, else None."""
+        match test:
+            case ast.Constant(value=value):
+                return bool(value)
+            case ast.UnaryOp(op=ast.Not(), operand=operand):
+                truth = self.static_truth(operand, compiled)
+                return None if truth is None else not truth
+            case ast.BoolOp(op=ast.And(), values=values):
+                truths = [self.static_truth(value, compiled) for value in values]
+                return False if False in truths else (True if all(truths) else None)
+            case ast.BoolOp(op=ast.Or(), values=values):
+                truths = [self.static_truth(value, compiled) for value in values]
+                return True if True in truths else (False if truths.count(False) == len(truths) else None)
+            case ast.Attribute(value=ast.Name(id=name), attr=attr) if (
+                    compiled.owner is not None and name == first_parameter(compiled.node)):
+                return self._attribute_truth(attr, compiled)
+            case ast.Compare(left=ast.Attribute(value=ast.Name(id=name), attr=attr), ops=[op],
+                             comparators=[ast.Constant()]) if (
+                    compiled.owner is not None and name == first_parameter(compiled.node)
+                    and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                # `if self.act == "gelu":` folds while parsing (probed: an undefined name under
+                # it compiles when every Block() leaves act=None)
+                literals = self.attribute_literals(attr, compiled)
+                if literals is None:
+                    return None
+                return constant_truth(ast.Compare(left=ast.Name(id=attr), ops=[op],
+                                                  comparators=test.comparators), {attr: literals})
+        return None
+
+    def _attribute_truth(self, attr: str, compiled: CompiledFunction) -> bool | None:
+        literals = self.attribute_literals(attr, compiled)
+        if literals is None or not all(isinstance(v, (bool, type(None))) for v in literals):
+            return None  # the parser folds the truth of a bool (or None) only
+        truths = {bool(value) for value in literals}
+        return truths.pop() if len(truths) == 1 else None
+
+    def attribute_literals(self, attr: str, compiled: CompiledFunction) -> frozenset | None:
+        """The literals ``self.<attr>`` may hold in ``compiled``: every assignment of it in the
+        classes of ``self`` is a literal, or an ``__init__`` parameter that every construction of
+        the class passes a literal (or leaves at a literal default: ``Block()`` with
+        ``act=None``). None when any is something else, the class body binds it too, or code
+        outside the class sets it."""
+        classes = self.self_classes(compiled)
+        if any(attr in cls.body_names for cls in classes):
+            return None
+        literals: set = set()
+        for cls in classes:
+            for method_name, pairs in cls.method_self_assignments.items():
+                for assigned, value in pairs:
+                    if assigned != attr:
+                        continue
+                    passed = None
+                    if method_name == "__init__" and isinstance(value, ast.Name):
+                        passed = self.constructor_arguments(cls, cls.methods[method_name], value)
+                    for expr in ([p.expr for p in passed] if passed is not None else [value]):
+                        literal = _literal(expr)
+                        if literal is _NOT_A_LITERAL:
+                            return None
+                        literals.add(literal)
+        if not literals or attr in self.project.externally_set(compiled.module.path):
+            return None
+        return frozenset(literals)

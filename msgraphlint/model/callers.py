@@ -1,0 +1,525 @@
+"""Who builds and calls a Cell or jit function: the parents that hold sub-Cells, the Python
+drivers that build and call roots, every construction of a class and what it passes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
+from .variables import function_syntax
+from .compiled import Construction, FunctionNode, Target, bind_arguments, first_parameter
+
+if TYPE_CHECKING:
+    from .reach import ReachModel
+
+
+@lru_cache(maxsize=256)
+def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
+    """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
+    return frozenset(
+        value.func.id
+        for cls in module.classes.values()
+        for values in cls.self_assignments.values()
+        for value in values
+        if isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in module.classes
+    )
+
+
+_CLASS_NAME = re.compile(r"\b[A-Z_]\w*")  # names of classes, as people spell them
+
+
+def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
+    """The lines where ``name`` appears as a word, from one pass over the text per module for
+    every capitalised word (class names); other names are searched for on their own."""
+    if name[:1].isupper() or name[:1] == "_":
+        index = module.derived("capitalised words", module.tree, lambda _: _word_lines(
+            module.source.text or "", _CLASS_NAME))
+        return index.get(name, [])
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return list(_word_lines(module.source.text or "", word).get(name, []))
+
+
+def _import_lines(module: ModuleInfo) -> frozenset[int]:
+    """The lines of the module's import statements (once per module). Imports are statements:
+    a walk of the statement blocks finds them without visiting every expression."""
+    def lines(tree: ast.AST) -> frozenset[int]:
+        found: set[int] = set()
+        pending: list[list[ast.stmt]] = [tree.body]
+        while pending:
+            for stmt in pending.pop():
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    found.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+                    continue
+                pending.extend(statement_blocks(stmt))
+        return frozenset(found)
+
+    return module.derived("import lines", module.tree, lines)
+
+
+def _word_lines(text: str, pattern: re.Pattern) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    line, last = 1, 0
+    for match in pattern.finditer(text):
+        line += text.count("\n", last, match.start())
+        last = match.start()
+        found.setdefault(match.group(), []).append(line)
+    return found
+
+
+def _loads_by_name(module: ModuleInfo, method: FunctionNode) -> dict[str, list[ast.expr]]:
+    """The names and attribute chains a method reads, by their last component (once per method)."""
+    def index(node: ast.AST) -> dict[str, list[ast.expr]]:
+        found: dict[str, list[ast.expr]] = {}
+        for child in module.nodes(node):
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                found.setdefault(child.id, []).append(child)
+            elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+                found.setdefault(child.attr, []).append(child)
+        return found
+
+    return module.derived("loads by name", method, index)
+
+
+def _held_as(use: ast.expr, parents: dict, method: FunctionNode) -> str | None:
+    """``attr`` when ``use`` is the class in ``self.<attr> = use(...)`` in ``method``."""
+    call = parents.get(id(use))
+    assign = parents.get(id(call))
+    if not (isinstance(call, ast.Call) and call.func is use and isinstance(assign, ast.Assign)
+            and len(assign.targets) == 1 and isinstance(assign.targets[0], ast.Attribute)):
+        return None
+    target = assign.targets[0]
+    if not isinstance(target.value, ast.Name) or target.value.id != first_parameter(method):
+        return None
+    return target.attr
+
+
+def _in_all(module: ModuleInfo, name: str) -> bool:
+    """Whether the module's ``__all__`` lists ``name`` (an ``__all__`` that is not a literal list
+    of strings may list anything)."""
+    for value in module.assignments.get("__all__", ()):
+        if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+            return True
+        if any(e.value == name for e in value.elts):
+            return True
+    return False
+
+
+def _re_exports(package: ModuleInfo, name: str, star_exports: bool) -> bool:
+    """A package ``__init__`` that hands ``name`` on: by name, or by ``import *`` when the
+    defining module has no ``__all__``."""
+    if package.path.name != "__init__.py":
+        return False
+    for node in package.tree.body:
+        if isinstance(node, ast.ImportFrom) and any(
+                alias.name == name or (alias.name == "*" and star_exports) for alias in node.names):
+            return True
+    return False
+
+
+# Python values a driver passes that the graph receives as compile-time constants (seen with
+# 2.10: scalars, strings and tuples of them are folded; a tensor, or mutable(), is an input).
+CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+
+
+MAX_CONSTANT_DEPTH = 8
+
+
+def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) -> ast.AST | None:
+    """The one module-level function every use of ``name`` (outside its own definition) is in,
+    or None when it is used in several places or at module level."""
+    functions = [f for f in module.functions.values()]
+    driver = None
+    for number in _lines_naming(module, name):
+        if definition.lineno <= number <= (definition.end_lineno or definition.lineno):
+            continue  # super(Net, self) and the class line itself
+        inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
+        if inside is None or (driver is not None and inside is not driver):
+            return None
+        driver = inside
+    return driver
+
+
+def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST,
+                  is_cell: bool) -> list[ast.Call] | None:
+    """Every call of the Cell instances (or of the jit function) in ``driver``, or None when the
+    name or an instance is used in any other way (passed to grad, stored, reassigned)."""
+    parents = module.parents(driver)
+    instances: set[str] = set()
+    direct: list[ast.Call] = []
+    uses: list[ast.Name] = []
+    for node in module.nodes(driver):
+        if isinstance(node, ast.Name):
+            uses.append(node)
+    if any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+           for node in uses):
+        return None  # the name rebound
+    inside = range(definition.lineno, (definition.end_lineno or definition.lineno) + 1)
+    for node in uses:
+        if node.id != name or not isinstance(node.ctx, ast.Load):
+            continue
+        if node.lineno in inside:
+            continue  # super(Net, self) in its own body
+        call = parents.get(id(node))
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return None
+        if not is_cell:
+            continue
+        assign = parents.get(id(call))
+        if isinstance(assign, ast.Call) and assign.func is call:
+            direct.append(assign)  # Net()(x): built and called at once
+            continue
+        if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name)):
+            return None
+        instances.add(assign.targets[0].id)
+    called = instances if is_cell else {name}
+    calls: list[ast.Call] = list(direct)
+    for node in uses:
+        if node.id not in called:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(node.ctx, ast.Store):
+            value = parent.value if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    and value.func.id == name):
+                return None  # an instance name bound to something else too
+            continue
+        if not (isinstance(parent, ast.Call) and parent.func is node):
+            return None
+        calls.append(parent)
+    return calls if calls else None
+
+
+def _constructions(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST) -> list[ast.Call] | None:
+    """Every ``name(...)`` in ``driver``, or None when ``name`` is used there in any other way
+    (passed on, subclassed, rebound) or any call unpacks ``*args``/``**kwargs``."""
+    parents = module.parents(driver)
+    inside = range(definition.lineno, (definition.end_lineno or definition.lineno) + 1)
+    calls: list[ast.Call] = []
+    for node in module.nodes(driver):
+        if not (isinstance(node, ast.Name) and node.id == name) or node.lineno in inside:
+            continue
+        call = parents.get(id(node))
+        if not (isinstance(node.ctx, ast.Load) and isinstance(call, ast.Call) and call.func is node):
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        calls.append(call)
+    return calls or None
+
+
+def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:
+    """Whether a driver's argument is surely a Python constant (no tensor anywhere in it)."""
+    if depth > MAX_CONSTANT_DEPTH:
+        return False
+    match expr:
+        case ast.Constant():
+            return True
+        case ast.Tuple(elts=elements) | ast.List(elts=elements):
+            return all(_driver_constant(e, module, driver, depth + 1) for e in elements)
+        case ast.UnaryOp(operand=operand):
+            return _driver_constant(operand, module, driver, depth + 1)
+        case ast.BinOp(left=left, right=right):
+            return (_driver_constant(left, module, driver, depth + 1)
+                    and _driver_constant(right, module, driver, depth + 1))
+        case ast.Attribute(attr=attr) if attr in CONSTANT_ATTRIBUTES:
+            return True
+        case ast.Dict(keys=keys, values=values) if None not in keys:
+            return all(_driver_constant(e, module, driver, depth + 1) for e in [*keys, *values])
+        case ast.Name(id=name):
+            values = single_assignment(module, driver, name)
+            return values is not None and _driver_constant(values, module, driver, depth + 1)
+    return False
+
+
+def single_assignment(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when that is the function's only binding of the name (not a
+    parameter, loop variable, unpacking target, global or nonlocal)."""
+    args = getattr(function, "args", None)
+    if args is not None and name in set(bound_names(args)):
+        return None
+    found: ast.expr | None = None
+    parents = module.parents(function)
+    for node in module.body_nodes(function):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            parent = parents.get(id(node))
+            if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+                return None
+            found = parent.value
+    return found
+
+
+def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.AST]:
+    """(module, function) in which a root's driver arguments are written."""
+    found = model.driver_calls(target)
+    assert found is not None, "only asked for roots with driver arguments"
+    return found[0], found[1]
+
+
+class Callers:
+    """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
+
+    def sub_cell_params(self, cls: ClassInfo) -> set[str] | None:
+        """The construct parameters of a sub-Cell that its parents pass variables to.
+
+        When every use of ``cls`` in the project is ``self.<attr> = cls(...)`` in another Cell,
+        and those parents call ``self.<attr>(...)`` in their compiled code, construct's inputs
+        are what those calls pass: `self.pos(B, H, W)` with `B, C, H, W = x.shape` gives ints,
+        compile-time constants. None (every parameter an input) when any use is something else,
+        or no compiled call is seen.
+        """
+        key = id(cls)
+        if key in self._sub_cell_pending:
+            return None  # a Cell that contains itself, through its parents
+        self._sub_cell_pending.add(key)
+        try:
+            return self.memo(self._sub_cell_params, key, lambda: self._find_sub_cell_params(cls))
+        finally:
+            self._sub_cell_pending.discard(key)
+
+    def _find_sub_cell_params(self, cls: ClassInfo) -> set[str] | None:
+        holders = self.holders(cls)
+        if not holders:
+            return None
+        construct = self.find_method(cls, "construct")
+        if construct is None:
+            return None
+        variables: set[str] = set()
+        called = False
+        for parent, attr in holders:
+            for target in self._cell_targets(parent):
+                for compiled in self.reach(target):
+                    self_name = first_parameter(compiled.node) if compiled.owner else None
+                    if self_name is None:
+                        continue
+                    values = self.values(compiled)
+                    for call in compiled.module.nodes(compiled.node):
+                        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                                and call.func.attr == attr
+                                and isinstance(call.func.value, ast.Name)
+                                and call.func.value.id == self_name):
+                            called = True
+                            variables.update(
+                                param for param, argument in bind_arguments(call, construct[1], True)
+                                if values.is_variable(argument)
+                            )
+        return variables if called else None
+
+    def driver_params(self, target: Target) -> set[str] | None:
+        """The parameters of a root that its Python callers may pass tensors to, when every
+        use of the Cell or jit function is in one plain-Python function of its own file
+        (``net = Net(); net(1, 2)`` in a test body or main()). A scalar, string or tuple of
+        them is a compile-time constant in the graph; only ``mutable()`` makes it a variable.
+        None (every parameter an input) when any use is something else."""
+        found = self.driver_calls(target)
+        if found is None:
+            return None
+        module, driver, calls = found
+        variables: set[str] = set()
+        for call in calls:
+            for param, argument in bind_arguments(call, target.node, target.cell is not None):
+                if not _driver_constant(argument, module, driver, 0):
+                    variables.add(param)
+        return variables
+
+    def driver_arguments(self, target: Target) -> dict[str, ast.expr]:
+        """param -> the argument every Python call of the root passes it (the same expression
+        in each, to be read in the driver), or the literal default when no call passes one."""
+        found = self.driver_calls(target)
+        if found is None:
+            return {}
+        _, _, calls = found
+        passed: dict[str, list[ast.expr]] = {}
+        for call in calls:
+            bound = dict(bind_arguments(call, target.node, target.cell is not None))
+            for param, argument in bound.items():
+                passed.setdefault(param, []).append(argument)
+        arguments: dict[str, ast.expr] = {}
+        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
+        for param, expressions in passed.items():
+            if param in collectors:
+                continue  # *args / **kwargs gather several arguments into one tuple or dict
+            if len(expressions) == len(calls) and len({ast.dump(e) for e in expressions}) == 1:
+                arguments[param] = expressions[0]
+        args = target.node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
+                            args.defaults))
+        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        for param, default in defaults.items():
+            if param not in passed and isinstance(default, ast.Constant):
+                arguments[param] = default
+        return arguments
+
+    def driver_calls(self, target: Target) -> tuple[ModuleInfo, ast.AST, list[ast.Call]] | None:
+        """(module, driver function, calls) when every use of the root is a call in one
+        plain-Python function of its own file (see driver_params); None otherwise."""
+        return self.memo(self._driver_calls, id(target), lambda: self._find_driver_calls(target))
+
+    def _find_driver_calls(self, target: Target):
+        module = target.module
+        cls = target.cell
+        if target.kind == "jit" and (cls is not None or target.label.endswith(")")):
+            return None  # a jit method, or `step = jit(fn)`: called through other names
+        definition = cls.node if cls is not None else target.node
+        name = definition.name
+        scope = cls.scope if cls is not None else module.scope_of(target.node)
+        if scope:
+            driver = scope[-1]
+            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+        else:
+            driver = _only_function_naming(module, name, definition)
+            if driver is None:
+                return None
+            if _in_all(module, name) or any(
+                    self.project.mentions(path, name.encode())
+                    for path in self.project.importers_of(module.path)):
+                return None  # other files may call it with tensors
+        calls = _driver_calls(module, driver, name, definition, bool(cls))
+        if calls is None:
+            return None
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                return None
+        return module, driver, calls
+
+    def constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
+        """Every call that builds ``cls`` in the project, with where it is written: the
+        parents' ``self.<attr> = cls(...)`` (``holders``), or the one plain-Python function that
+        builds it (a test body, ``main()``); None when the class is built or used in any other
+        way, or has project subclasses (their ``super().__init__`` calls are not followed)."""
+        return self.memo(self.table("constructor_calls"), id(cls),
+                         lambda: self._find_constructor_calls(cls))
+
+    def _find_constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
+        if self.subclasses(cls, cls.module.path):
+            return None
+        holders = self.holders(cls)
+        if holders:
+            calls: list[Construction] = []
+            for parent, attr in holders:
+                for value in parent.self_assignments.get(attr, ()):
+                    if isinstance(value, ast.Call) and self.class_named(
+                            value.func, parent.module, parent.scope) is cls:
+                        calls.append(Construction(parent.module, None, value))
+            return calls or None
+        module = cls.module
+        if cls.scope:
+            driver = cls.scope[-1]
+            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+        else:
+            driver = _only_function_naming(module, cls.name, cls.node)
+            if driver is None or _in_all(module, cls.name) or any(
+                    self.project.mentions(path, cls.name.encode())
+                    for path in self.project.importers_of(module.path)):
+                return None
+        calls = _constructions(module, driver, cls.name, cls.node)
+        return None if calls is None else [Construction(module, driver, call) for call in calls]
+
+    def constructor_arguments(self, cls: ClassInfo, init: FunctionNode,
+                              value: ast.expr) -> list[Construction] | None:
+        """What the constructions of ``cls`` pass the ``__init__`` parameter ``value`` names (or its
+        default), when ``value`` is such a parameter, bound nowhere else in ``__init__``: each a
+        Construction whose ``expr`` is the argument (or the default, in the class's module)."""
+        if not isinstance(value, ast.Name):
+            return None
+        args = init.args
+        positional = [*args.posonlyargs, *args.args]
+        names = [p.arg for p in [*positional[1:], *args.kwonlyargs]]
+        if value.id not in names or value.id in function_syntax(cls.module, init).bound:
+            return None
+        calls = self.constructor_calls(cls)
+        if not calls:
+            return None
+        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        passed: list[Construction] = []
+        for module, function, call in calls:
+            bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]
+            if len(bound) == 1:
+                passed.append(Construction(module, function, bound[0]))
+            elif not bound and value.id in defaults:
+                passed.append(Construction(cls.module, None, defaults[value.id]))
+            else:
+                return None
+        return passed
+
+    def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
+        """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project
+        uses ``cls`` in any other way (a model of its own, a list of layers, an export). Asked
+        for every return statement of a root, so cached."""
+        return self.memo(self._holders, id(cls), lambda: self._find_holders(cls))
+
+    def _find_holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
+        module = cls.module
+        if _in_all(module, cls.name):
+            return None  # part of the module's public API: users may build it themselves
+        star_exports = "__all__" not in module.assignments
+        holders: list[tuple[ClassInfo, str]] = []
+        users = [module]
+        importers = self.memo(self._importers, id(module), lambda: self.project.importers_of(module.path))
+        for path in importers:
+            package = star_exports and path.name == "__init__.py"
+            if package or self.project.mentions(path, cls.name.encode()):  # parse only those
+                if (user := self.project.module(path)) is not None:
+                    if _re_exports(user, cls.name, star_exports):
+                        return None  # re-exported: users outside the project may build it
+                    if any(self.project.mentions(further, cls.name.encode())
+                           for further in self.project.importers_of(user.path)):
+                        return None  # may be imported on from there: uses not followed
+                    users.append(user)
+        for user in users:
+            found = self._uses_in_cell_methods(cls, user)
+            if found is None:
+                return None
+            holders.extend(found)
+        return holders
+
+    def _uses_in_cell_methods(self, cls: ClassInfo, user: ModuleInfo) -> list[tuple[ClassInfo, str]] | None:
+        """The holders ``user`` has of ``cls``, or None when it names it anywhere else. The
+        text says where the name appears; only the methods holding it are looked at, through
+        indexes made once per module and per method (a whole-module walk per class had cost a
+        fifth of a run)."""
+        class_name = cls.name
+        methods = self._cell_methods(user)
+        hits: set[int] = set()
+        imports = _import_lines(user)
+        for number in _lines_naming(user, class_name):
+            if (user is cls.module and number == cls.node.lineno) or number in imports:
+                continue  # `class Name(...)`, `from blocks import Name`: not uses
+            inside = [method for _, method in methods if method.lineno <= number <= method.end_lineno]
+            if not inside:
+                return None  # named outside every Cell method: used some other way
+            hits.add(id(inside[0]))
+        found: list[tuple[ClassInfo, str]] = []
+        for cell, method in methods:
+            if id(method) not in hits:
+                continue
+            parents = user.parents(method)
+            for node in _loads_by_name(user, method).get(class_name, ()):
+                qualified = user.imports.qualify(node)
+                if qualified is None or self.resolve_class(qualified, user) is not cls:
+                    continue
+                if isinstance(node, ast.Name) and isinstance(parents.get(id(node)), ast.Attribute):
+                    return None  # Name.something: a use other than a call
+                holder = _held_as(node, parents, method)
+                if holder is None:
+                    return None
+                found.append((cell, holder))
+        return found
+
+    def _cell_methods(self, module: ModuleInfo) -> list[tuple[ClassInfo, FunctionNode]]:
+        return self.memo(self._module_cell_methods, id(module), lambda: [
+            (cell, method) for cell in (*module.classes.values(), *module.nested_classes)
+            if self.is_cell(cell) for method in cell.methods.values()])

@@ -1,0 +1,156 @@
+"""What the program model is made of: compile targets (roots), compiled functions with how they
+are reached, call edges and constructions; and how a call binds its arguments."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..knowledge.catalogue import Level
+from ..syntax.project import ClassInfo, ModuleInfo
+
+JIT_CLASS_DECORATOR = "mindspore.jit_class"
+HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
+MAX_BASE_DEPTH = 32
+
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True, eq=False)
+class Target:
+    """A compiled root: a Cell's construct/bprop or a jit function."""
+
+    label: str  # "Net.construct", "train_step"
+    kind: str  # "cell" | "jit"
+    module: ModuleInfo
+    node: FunctionNode
+    cell: ClassInfo | None = None
+    # Fixed by the code itself: a Cell's set_jit_config; for jit functions, MindSpore 2.6+ compiles
+    # at LAX unless fullgraph=True (STRICT), whatever set_context says.
+    level: Level | None = None
+    bytecode: bool = False  # capture_mode="bytecode": the graph is split instead of failing
+
+
+@dataclass(eq=False)
+class CompiledFunction:
+    """A function that ends up in a graph, with the first path by which a root reaches it."""
+
+    module: ModuleInfo
+    node: FunctionNode
+    owner: ClassInfo | None  # the class that defines it, for methods
+    target: Target
+    via: tuple[str, ...] = ()  # helpers between the root and this function, this one last
+    # Parameters some compiled call site passes a variable to; None for roots (all are inputs).
+    variable_params: set[str] | None = None
+    # Parameters that every compiled call site passes a literal (or leaves at a literal default):
+    # param -> the values passed. Type inference decides an `if` on them per call.
+    passed_constants: dict[str, frozenset] = field(default_factory=dict)
+
+    @property
+    def is_root(self) -> bool:
+        return not self.via
+
+    @property
+    def reached_from(self) -> str | None:
+        if not self.via:
+            return None
+        return f"reached from {self.target.label} via {' -> '.join(self.via)}"
+
+
+class Construction(NamedTuple):
+    """Where a class is built (or what it is given): an expression in a module, inside a
+    plain-Python function (a driver) or, for a parent Cell's attribute, None."""
+
+    module: ModuleInfo
+    function: ast.AST | None
+    expr: ast.expr
+
+
+@dataclass(frozen=True, eq=False)
+class CallEdge:
+    """One resolved call inside compiled code."""
+
+    module: ModuleInfo
+    node: FunctionNode  # the callee
+    owner: ClassInfo | None
+    label: str
+    call: ast.Call
+    binds_self: bool  # self.m(...), super().m(...): the first parameter is not in call.args
+
+
+def path_order(compiled: CompiledFunction) -> tuple:
+    target = compiled.target
+    return (len(compiled.via), str(target.module.path), target.node.lineno, target.label, compiled.via)
+
+
+def replace_variables(compiled: CompiledFunction, variables: set[str] | None) -> CompiledFunction:
+    """A copy (the reach lists keep the original) with the merged variable parameters."""
+    return CompiledFunction(
+        compiled.module, compiled.node, compiled.owner, compiled.target, compiled.via,
+        None if variables is None else set(variables), dict(compiled.passed_constants),
+    )
+
+
+def first_parameter(node: FunctionNode) -> str | None:
+    params = [*node.args.posonlyargs, *node.args.args]
+    return params[0].arg if params else None
+
+
+def is_host_evaluated(node: FunctionNode, module: ModuleInfo) -> bool:
+    """@constexpr / @_primexpr helpers: MindSpore calls them in Python while compiling."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        qualified = module.imports.qualify(target) or ""
+        if qualified.startswith("mindspore.") and qualified.rsplit(".", 1)[-1] in (
+            HOST_EVALUATED_DECORATORS
+        ):
+            return True
+    return False
+
+
+def is_static(node: FunctionNode) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def bind_arguments(call: ast.Call, callee: FunctionNode, binds_self: bool):
+    """(parameter name, argument expression) pairs for a call, as Python would bind them."""
+    args = callee.args
+    positional = [*args.posonlyargs, *args.args][1 if binds_self else 0 :]
+    names = {p.arg for p in [*positional, *args.kwonlyargs]}
+    bound: list[tuple[str, ast.expr]] = []
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            rest = [p.arg for p in positional[index:]] + ([args.vararg.arg] if args.vararg else [])
+            bound.extend((name, argument.value) for name in rest)
+            break
+        if index < len(positional):
+            bound.append((positional[index].arg, argument))
+        elif args.vararg is not None:
+            bound.append((args.vararg.arg, argument))
+    for keyword in call.keywords:
+        if keyword.arg is None:  # **kwargs: may fill any parameter
+            bound.extend((name, keyword.value) for name in names)
+            if args.kwarg is not None:
+                bound.append((args.kwarg.arg, keyword.value))
+        elif keyword.arg in names:
+            bound.append((keyword.arg, keyword.value))
+        elif args.kwarg is not None:
+            bound.append((args.kwarg.arg, keyword.value))
+    return bound
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _nearest_scope(node: ast.AST, parent: Callable[[ast.AST], ast.AST | None]) -> ast.AST | None:
+    current = parent(node)
+    while current is not None and not isinstance(current, NESTED_SCOPES):
+        current = parent(current)
+    return current

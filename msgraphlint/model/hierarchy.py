@@ -1,0 +1,130 @@
+"""The class hierarchy: project classes by qualified name, their bases, the MRO, subclasses and
+methods; what class `self` is in a compiled function."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from ..knowledge.mindspore import is_mindspore_cell_name
+from ..syntax.project import ClassInfo, ModuleInfo
+from .compiled import JIT_CLASS_DECORATOR, MAX_BASE_DEPTH, CompiledFunction
+
+
+class ClassHierarchy:
+    """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
+
+    def resolve_class(self, qualified: str, near: ModuleInfo, depth: int = 0) -> ClassInfo | None:
+        """The project class a qualified name denotes, following re-exports (cached)."""
+        return self.memo(
+            self._classes, (qualified, id(near)), lambda: self._resolve_class(qualified, near, depth)
+        )
+
+    def _resolve_class(self, qualified: str, near: ModuleInfo, depth: int) -> ClassInfo | None:
+        if depth > MAX_BASE_DEPTH:
+            return None
+        prefix = f"{near.name}."
+        if near.name and qualified.startswith(prefix) and qualified[len(prefix) :] in near.classes:
+            return near.classes[qualified[len(prefix) :]]
+        if "." not in qualified and qualified in near.classes:
+            return near.classes[qualified]
+        found = self.project.resolve(qualified)
+        if found is None:
+            return None
+        module, member = found
+        if member in module.classes:
+            return module.classes[member]
+        reexported = module.imports.names.get(member)
+        if reexported and reexported != qualified:
+            return self.resolve_class(reexported, module, depth + 1)
+        return None
+
+    def bases(self, cls: ClassInfo) -> list[ClassInfo]:
+        if cls.scope:
+            return [
+                base for expr in cls.node.bases
+                if (base := self.class_named(expr, cls.module, cls.scope)) is not None and base is not cls
+            ]
+        return [
+            base
+            for name in cls.base_names
+            if (base := self.resolve_class(name, cls.module)) is not None and base is not cls
+        ]
+
+    def class_named(self, expr: ast.expr, module: ModuleInfo, scope: tuple[ast.AST, ...]) -> ClassInfo | None:
+        """The project class an expression names where it is written: a class defined in an
+        enclosing function first (Python's closure rule), then the module's imports."""
+        if scope and isinstance(expr, ast.Name):
+            local = module.visible_definition(expr.id, scope)
+            if local is not None:
+                return module.class_info(local) if isinstance(local, ast.ClassDef) else None
+        qualified = module.imports.qualify(expr)
+        return self.resolve_class(qualified, module) if qualified else None
+
+    def mro(self, cls: ClassInfo) -> list[ClassInfo]:
+        """The class and its project base classes, depth first, each once (cycles end)."""
+        return self.memo(self._mro, id(cls), lambda: self._linearise(cls))
+
+    def subclasses(self, cls: ClassInfo, near: Path) -> list[ClassInfo]:
+        """Project classes deriving from ``cls``, transitively, found through the project's text
+        scan (an abstract base Cell's construct reads attributes only its subclasses set)."""
+        found: list[ClassInfo] = []
+        pending = [cls]
+        seen = {id(cls)}
+        scans = self.project.text_scans(near)
+        while pending:
+            current = pending.pop()
+            for scan in scans:
+                for path in sorted(scan.subclass_files.get(current.name, ())):
+                    module = self.project.module(path)
+                    for candidate in (module.classes.values() if module else ()):
+                        if id(candidate) not in seen and current in self.mro(candidate):
+                            seen.add(id(candidate))
+                            found.append(candidate)
+                            pending.append(candidate)
+        return found
+
+    def _linearise(self, cls: ClassInfo) -> list[ClassInfo]:
+        order: list[ClassInfo] = []
+        stack = [cls]
+        while stack and len(order) < MAX_BASE_DEPTH:
+            current = stack.pop(0)
+            if current in order:
+                continue
+            order.append(current)
+            stack[0:0] = self.bases(current)
+        return order
+
+    def is_cell(self, cls: ClassInfo) -> bool:
+        return self.memo(
+            self._is_cell,
+            id(cls),
+            lambda: any(is_mindspore_cell_name(n) for c in self.mro(cls) for n in c.base_names),
+        )
+
+    def is_jit_class(self, cls: ClassInfo) -> bool:
+        return JIT_CLASS_DECORATOR in cls.decorator_names
+
+    def find_method(self, cls: ClassInfo, name: str, skip_self: bool = False):
+        for candidate in self.mro(cls)[1 if skip_self else 0 :]:
+            if name in candidate.methods:
+                return candidate, candidate.methods[name]
+        return None
+
+    def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
+        """The classes whose attributes ``self`` has in a compiled function: the target's Cell
+        and the function's owner, each with its project bases."""
+        cell, owner = compiled.target.cell, compiled.owner
+        classes = self.mro(cell) if cell is not None else []
+        if owner is not None and owner not in classes:
+            classes = [*classes, *self.mro(owner)]
+        return classes
+
+    def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
+        """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""
+        for klass in self.mro(cls):
+            for value in klass.self_assignments.get(attr, ()):
+                if isinstance(value, ast.Call):
+                    if found := self.class_named(value.func, klass.module, klass.scope):
+                        return found
+        return None
