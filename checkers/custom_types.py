@@ -11,7 +11,6 @@ What the compiler does at each level is in msgraphlint/knowledge/rules/custom_ty
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.model.attributes import (
@@ -155,10 +154,11 @@ class CustomTypesFamily(Family):
     def _attributes_assigned_in_graph(self, ctx: FunctionContext) -> frozenset[str]:
         # Read only in a condition (`if self.steps > 1`) compiled fine at LAX: only arithmetic
         # operands and returned values are checked, by the callers.
-        return _graph_assigned_attributes(ctx.model, ctx.function.target)
+        model, target = ctx.model, ctx.function.target
+        return model.memo(model.table("custom_types.graph_assigned"), id(target),
+                          lambda: _graph_assigned_attributes(model, target))
 
 
-@lru_cache(maxsize=512)
 def _graph_assigned_attributes(model: ReachModel, target: Target) -> frozenset[str]:
     return frozenset(
         attr

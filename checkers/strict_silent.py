@@ -13,7 +13,6 @@ msgraphlint/knowledge/rules/strict_silent.toml.
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.syntax.project import ModuleInfo
@@ -123,7 +122,8 @@ class StrictSilentFamily(Family):
 
     def _is_module_list(self, name: str, ctx: FunctionContext) -> bool:
         """A name that refers, in this function, to a list bound at module level."""
-        if name not in _module_lists(ctx.module):
+        module = ctx.module
+        if name not in module.derived("strict_silent.lists", module.tree, lambda _: _module_lists(module)):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
@@ -239,7 +239,6 @@ def _builds(value: ast.expr, kind: str, module: ModuleInfo) -> bool:
         isinstance(value, ast.Call) and module.imports.qualify(value.func) in builders)
 
 
-@lru_cache(maxsize=256)
 def _module_lists(module: ModuleInfo) -> set[str]:
     """Module-level names bound to a list display, comprehension or list() call."""
     return {

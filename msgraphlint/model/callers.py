@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
@@ -16,10 +15,9 @@ if TYPE_CHECKING:
     from .reach import ReachModel
 
 
-@lru_cache(maxsize=256)
 def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
     """Names of the module's classes that its classes instantiate into attributes: self.x = C()."""
-    return frozenset(
+    return module.derived("callers.sub_cells", module.tree, lambda _: frozenset(
         value.func.id
         for cls in module.classes.values()
         for values in cls.self_assignments.values()
@@ -27,7 +25,7 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
         if isinstance(value, ast.Call)
         and isinstance(value.func, ast.Name)
         and value.func.id in module.classes
-    )
+    ))
 
 
 _CLASS_NAME = re.compile(r"\b[A-Z_]\w*")  # names of classes, as people spell them
