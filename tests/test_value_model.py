@@ -315,3 +315,47 @@ def test_an_object_that_may_get_attributes_elsewhere_says_nothing(tmp_path):
                  "constant-attribute-error") == set()
     unknown_base = source.replace("class Net(nn.Cell):", "class Net(nn.Dense):")
     assert found(tmp_path, unknown_base, "constant-attribute-error") == set()
+
+
+def test_a_constructor_argument_named_in_the_driver(tmp_path):
+    # z = [[1, 2], 3]; Net(z): self.z is a list, and changing its item in construct is rejected
+    # at STRICT ("self.z should be initialized as a 'Parameter'", compiler-suite 0426 and 0428).
+    source = """
+def run():
+    class Net(nn.Cell):
+        def __init__(self, z):
+            super().__init__()
+            self.z = z
+
+        def construct(self, x):
+            self.z[0].append(88)
+            return x
+
+    z = [[1, 2], 3]
+    net = Net(z)
+    return net(Tensor([1.0]))
+"""
+    assert found(tmp_path, source, "non-parameter-attribute-assign") == {
+        ("non-parameter-attribute-assign", "self.z[0].append(88)")}
+    built_elsewhere = source.replace("    z = [[1, 2], 3]\n", "    z = make_state()\n")
+    assert found(tmp_path, built_elsewhere, "non-parameter-attribute-assign") == set()
+
+
+@pytest.mark.parametrize("data, reported", [
+    ("np.arange(0, 6).reshape(2, 3)", True),
+    ("np.arange(6).reshape((3, -1))", True),
+    ("np.arange(6).reshape(4, 2)", False),  # not a shape of six elements: not judged
+    ("np.arange(n)", False),
+])
+def test_a_tensor_from_a_numpy_range_is_built_from_constants(tmp_path, data, reported):
+    # asnumpy() of it: STRICT and COMPATIBLE reject it (compiler-suite 0138).
+    source = f"""
+def run(n):
+    @ms.jit
+    def f():
+        tensor = Tensor({data})
+        return tensor.asnumpy()
+    return f()
+"""
+    expected = {("host-copy-of-constant-tensor", "return tensor.asnumpy()")} if reported else set()
+    assert found(tmp_path, source, "host-copy-of-constant-tensor") == expected

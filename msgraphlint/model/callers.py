@@ -212,6 +212,18 @@ def _constructions(module: ModuleInfo, driver: ast.AST, name: str, definition: a
     return calls or None
 
 
+def _as_assigned(expr: ast.expr, module: ModuleInfo, function: ast.AST | None) -> ast.expr:
+    """A name the driver binds once (``z = [[1, 2], 3]; Net(z)``) as the value it is bound to."""
+    for _ in range(MAX_CONSTANT_DEPTH):
+        if function is None or not isinstance(expr, ast.Name):
+            break
+        value = single_assignment(module, function, expr.id)
+        if value is None:
+            break
+        expr = value
+    return expr
+
+
 def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:
     """Whether a driver's argument is surely a Python constant (no tensor anywhere in it)."""
     if depth > MAX_CONSTANT_DEPTH:
@@ -446,7 +458,7 @@ class Callers:
         for module, function, call in calls:
             bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]
             if len(bound) == 1:
-                passed.append(Construction(module, function, bound[0]))
+                passed.append(Construction(module, function, _as_assigned(bound[0], module, function)))
             elif not bound and value.id in defaults:
                 passed.append(Construction(cls.module, None, defaults[value.id]))
             else:

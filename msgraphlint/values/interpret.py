@@ -181,6 +181,8 @@ CONSTANT_MODULES = frozenset(name.split(".")[0] for name in MODULE_CONSTANTS)
 ELEMENT_TYPE_MODULES = DTYPE_MODULES | {"numpy"}  # np.float32 names the same element type
 NUMPY_FILLED = frozenset({"numpy.ones", "numpy.zeros", "numpy.empty"})
 NUMPY_FROM_DATA = frozenset({"numpy.array", "numpy.asarray"})
+NUMPY_RANGE = "numpy.arange"
+NUMPY_BUILDERS = NUMPY_FILLED | NUMPY_FROM_DATA | {NUMPY_RANGE}
 
 
 def is_known(value: object) -> bool:
@@ -706,7 +708,7 @@ class Interpreter:
                 return TensorValue(False, made.dtype, made.shape)
             return TensorValue(constant=False)
         if (isinstance(expr, ast.Call) and module is self.module
-                and module.imports.qualify(expr.func) in NUMPY_FILLED | NUMPY_FROM_DATA):
+                and module.imports.qualify(expr.func) in NUMPY_BUILDERS):
             args = [self.driver_value(a, driver, depth + 1) for a in expr.args]
             return self.array(expr, module.imports.qualify(expr.func), args)
         if expr.__class__ is ast.Call:
@@ -825,7 +827,7 @@ class Interpreter:
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         func = node.func
         qualified = self.module.imports.qualify(func) if isinstance(func, ast.Attribute) else None
-        if qualified == TENSOR_NAME or qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
+        if qualified == TENSOR_NAME or qualified in NUMPY_BUILDERS:
             args = [self.expr(a, env, depth + 1) for a in node.args]
             for keyword in node.keywords:
                 self.expr(keyword.value, env, depth + 1)
@@ -844,7 +846,7 @@ class Interpreter:
         if callee is TENSOR_CLASS_VALUE:
             return self.tensor(node, args)
         qualified = self.module.imports.qualify(func)
-        if qualified in NUMPY_FILLED or qualified in NUMPY_FROM_DATA:
+        if qualified in NUMPY_BUILDERS:
             return self.array(node, qualified, args)
         if isinstance(callee, Builtin) and callee.name in ("int", "float", "len") and len(args) == 1:
             self.scalar_of_tensor(node, callee.name, args[0])
@@ -920,6 +922,11 @@ class Interpreter:
         dtype = self.dtype_of(node)
         if not args or not is_known(args[0]):
             return UNKNOWN
+        if qualified == NUMPY_RANGE:  # np.arange(6), np.arange(0, 6, 2): ints only
+            bounds = [a.value if is_known(a) else None for a in args]
+            if len(bounds) > 3 or not all(type(b) is int for b in bounds) or 0 in bounds[2:]:
+                return UNKNOWN
+            return ArrayValue(dtype if dtype != "" else "int64", (len(range(*bounds)),))
         if qualified in NUMPY_FILLED:
             size = args[0].value
             shape = (size,) if isinstance(size, int) else size
@@ -963,6 +970,8 @@ class Interpreter:
     def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
                env: dict[str, object]) -> object:
         base = func.value
+        if receiver.__class__ is ArrayValue and func.attr == "reshape" and not node.keywords:
+            return reshaped(receiver, args)
         if not is_known(receiver) or not isinstance(receiver.value, CONSTANT_TYPES):
             return UNKNOWN
         value, attr = receiver.value, func.attr
@@ -1007,6 +1016,25 @@ def _base_name(node: ast.expr) -> tuple[str, ...]:
     while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
     return (node.id,) if node.__class__ is ast.Name else ()
+
+
+def reshaped(array: ArrayValue, args: list[object]) -> object:
+    """``a.reshape(2, 3)`` / ``a.reshape((2, 3))`` of an array whose shape is known (one -1
+    allowed); unknown when the element counts differ (numpy's ValueError is not judged here)."""
+    shape = args[0].value if len(args) == 1 and is_known(args[0]) else [
+        a.value if is_known(a) else None for a in args]
+    shape = (shape,) if type(shape) is int else shape
+    count = element_count(array.shape)
+    if count is None or not isinstance(shape, (tuple, list)) or not all(type(n) is int for n in shape):
+        return UNKNOWN
+    if shape.count(-1) == 1:
+        rest = element_count(tuple(n for n in shape if n != -1))
+        if not rest or count % rest:
+            return UNKNOWN
+        shape = tuple(count // rest if n == -1 else n for n in shape)
+    if element_count(tuple(shape)) != count or any(n < 0 for n in shape):
+        return UNKNOWN
+    return ArrayValue(array.dtype, tuple(shape))
 
 
 def _only_value(values: list[ast.expr] | None) -> ast.expr | None:
@@ -1107,7 +1135,7 @@ def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
 
 OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
 CONSTRUCTOR_NAMES = frozenset({"Tensor", "array", "asarray", "zeros", "ones", "empty"})
-CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_FILLED | NUMPY_FROM_DATA  # `Tensor as T`
+CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_BUILDERS  # `Tensor as T`
 
 
 def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
