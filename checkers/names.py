@@ -24,6 +24,7 @@ import re
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.model.attributes import instance_attributes
+from msgraphlint.values.interpret import Known
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo, bound_names
 from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
@@ -191,7 +192,10 @@ class NamesFamily(Family):
         while parent is not None:
             if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
                 if child is not parent.test and not runtime_condition(parent.test, ctx):
-                    return True
+                    taken = (isinstance(parent, ast.If) and any(child is s for s in parent.body)
+                             and ctx.evaluation.value(parent.test) == Known(True))
+                    if not taken:  # the values known while compiling take this branch: it stays
+                        return True
             elif isinstance(parent, (ast.For, ast.AsyncFor)):
                 if child is not parent.iter and not ctx.is_variable(parent.iter):
                     return True  # a loop over a constant sequence is unrolled, maybe to nothing

@@ -359,3 +359,28 @@ def run(n):
 """
     expected = {("host-copy-of-constant-tensor", "return tensor.asnumpy()")} if reported else set()
     assert found(tmp_path, source, "host-copy-of-constant-tensor") == expected
+
+
+CHECKED_INPUT = """
+@ms.jit
+def foo(paddings):
+    if not isinstance(paddings, (tuple, list)):
+        raise TypeError(f"paddings must be a tuple, but got {type(paddings)}.")
+    return paddings
+
+def run():
+    return foo({argument})
+"""
+
+
+@pytest.mark.parametrize("argument, reported", [
+    ("Tensor([1])", True),   # the raise is taken: its message is built (STRICT rejects type())
+    ("(1, 2)", False),       # a tuple: the raise is never taken
+    ("make_paddings()", False),  # not known: the message is built only for inputs that fail
+])
+def test_a_raise_the_known_inputs_take_builds_its_message(tmp_path, argument, reported):
+    # compiler-suite 0186-0190: STRICT fails handling the f-string on the variable.
+    source = CHECKED_INPUT.replace("{argument}", argument)
+    line = 'raise TypeError(f"paddings must be a tuple, but got {type(paddings)}.")'
+    expected = {("non-graph-builtin", line)} if reported else set()
+    assert found(tmp_path, source, "non-graph-builtin") == expected

@@ -38,6 +38,7 @@ from ..syntax.project import (
 )
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel, returns_to_python
+from ..values.interpret import Evaluation, evaluation, taken_error_messages
 from ..syntax.source import SourceFile
 from .suppress import Suppressions
 from ..model.variables import FunctionValues
@@ -96,6 +97,11 @@ class FunctionContext(CellContext):
     @property
     def values(self) -> FunctionValues:
         return self.model.values(self.function)
+
+    @cached_property
+    def evaluation(self) -> Evaluation:
+        """The compile-time values of this function (the interpreter's, cached by the model)."""
+        return evaluation(self.model, self.function)
 
     @cached_property
     def kinds(self) -> TensorKinds:
@@ -355,6 +361,8 @@ class Engine:
             handlers, parse_time = self._handlers, self._parse_time_handlers
             dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
             unevaluated = self.model.unevaluated_nodes(compiled)  # parsed, never evaluated
+            if taken := taken_error_messages(self.model, compiled):
+                dead, unevaluated = dead - taken, unevaluated - taken
             for node in module.body_nodes(compiled.node):
                 if id(node) in dead:
                     continue

@@ -120,8 +120,25 @@ class Branches:
         return self.memo(self._dead, id(compiled), lambda: self._find_dead(compiled))
 
     def _find_dead(self, compiled: CompiledFunction) -> frozenset[int]:
+        folded, messages = self._folds_and_messages(compiled)
+        return folded.union(*messages.values())
+
+    def error_messages(self, compiled: CompiledFunction) -> dict[int, frozenset[int]]:
+        """id(if) -> the nodes of the message of the raise it guards, for the ifs whose test
+        the compiler decides while compiling but whose truth the model does not know (static
+        shapes, isinstance): ``dead_nodes`` counts them, since they are built only for inputs
+        that already fail; where the values of the inputs are known and the raise is taken,
+        the engine checks them after all."""
+        return self._folds_and_messages(compiled)[1]
+
+    def _folds_and_messages(self, compiled: CompiledFunction):
+        return self.memo(self.table("folds_and_messages"), id(compiled),
+                         lambda: self._find_folds_and_messages(compiled))
+
+    def _find_folds_and_messages(self, compiled: CompiledFunction):
         module = compiled.module
         dead: set[int] = set()
+        messages: dict[int, frozenset[int]] = {}
         ifs = module.derived("ifs", compiled.node,
                              lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
         for node in ifs:
@@ -137,12 +154,12 @@ class Branches:
                     parts = [*before, last.cause]
                     if isinstance(last.exc, ast.Call):
                         parts += [*last.exc.args, *(k.value for k in last.exc.keywords)]
-                    dead.update(id(n) for part in parts if part is not None
-                                for n in module.nodes(part))
+                    messages[id(node)] = frozenset(id(n) for part in parts if part is not None
+                                                   for n in module.nodes(part))
                 continue
             for statement in (node.orelse if truth else node.body):
                 dead.update(id(n) for n in module.nodes(statement))
-        return frozenset(dead)
+        return frozenset(dead), messages
 
     def unevaluated_nodes(self, compiled: CompiledFunction) -> frozenset[int]:
         """``dead_nodes``, and the branches type inference never evaluates: those of an ``if``

@@ -853,6 +853,11 @@ class Interpreter:
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
             return self.attribute(node, args[0], args[1].value)
+        if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
+            spec = node.args[1]
+            specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
+                     if spec.__class__ is ast.Tuple else [args[1]])
+            return instance_check(args[0], specs)
         if not isinstance(callee, Builtin) or node.keywords:
             return UNKNOWN
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -1016,6 +1021,50 @@ def _base_name(node: ast.expr) -> tuple[str, ...]:
     while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
     return (node.id,) if node.__class__ is ast.Name else ()
+
+
+# Builtin types isinstance is decided for, by name.
+CHECKED_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "tuple": tuple, "list": list,
+                 "dict": dict}
+
+
+def taken_error_messages(model: ReachModel, compiled: CompiledFunction) -> frozenset[int]:
+    """The nodes of the error messages (``ReachModel.error_messages``) whose raise the values
+    the interpreter knows take: ``foo(Tensor([1]))`` with ``if not isinstance(paddings, (tuple,
+    list)): raise TypeError(f"... {type(paddings)}")`` builds the message, and what it does is
+    judged like any compiled code (STRICT rejects the f-string on a variable: probed)."""
+    messages = model.error_messages(compiled)
+    if not messages:
+        return frozenset()
+    found = evaluation(model, compiled)
+    taken: set[int] = set()
+    for node in compiled.module.nodes(compiled.node):
+        if node.__class__ is ast.If and id(node) in messages and found.value(node.test) == Known(True):
+            taken |= messages[id(node)]
+    return frozenset(taken)
+
+
+def instance_check(value: object, specs: list[object]) -> object:
+    """``isinstance(value, spec)`` where both are known (``specs``: the types a tuple spec
+    names, or the one type): a constant against builtin types, a tensor or a numpy array against
+    builtin types and Tensor. The compiler decides it while compiling; unknown for anything else
+    (a namedtuple is a tuple, a project class may be anything)."""
+    types: list[type] = []
+    tensor = False
+    for item in specs:
+        if item is TENSOR_CLASS_VALUE:
+            tensor = True
+        elif item.__class__ is Builtin and item.name in CHECKED_TYPES:
+            types.append(CHECKED_TYPES[item.name])
+        else:
+            return UNKNOWN
+    if value.__class__ is TensorValue:
+        return Known(tensor)
+    if value.__class__ is ArrayValue:
+        return Known(False)
+    if is_known(value) and isinstance(value.value, CONSTANT_TYPES):
+        return Known(isinstance(value.value, tuple(types)))
+    return UNKNOWN
 
 
 def reshaped(array: ArrayValue, args: list[object]) -> object:
