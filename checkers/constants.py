@@ -34,6 +34,12 @@ OPERATION_INSTEAD = {
     "ZeroDivisionError": "a divisor that is not zero",
     "RuntimeError": "a shift that keeps the result within int64",
 }
+# What a MindSpore operation folded on constants takes (its failure names the operation).
+OPERATION_INSTEAD_FOR = {
+    "tuple_div": "tuples of one length of int64 numbers, without a zero divisor",
+    "map": "lists or tuples of one kind and one length (zip them to one length first)",
+    "format": "the Cell's attribute itself (\"value is {}\".format(cell.x))",
+}
 ATTRIBUTE_INSTEAD = "an attribute that %s has"
 ARITY_INSTEAD = "the arguments the builtin takes"
 JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an explicit if"
@@ -80,7 +86,8 @@ class ConstantsFamily(Family):
                 ctx.report("constant-attribute-error", failure.node, shown(failure.node), problem,
                            ATTRIBUTE_INSTEAD % f"a {failure.subject}")
             else:
-                instead = OPERATION_INSTEAD.get(failure.error, OPERATION_INSTEAD["TypeError"])
+                instead = OPERATION_INSTEAD_FOR.get(failure.subject) or OPERATION_INSTEAD.get(
+                    failure.error, OPERATION_INSTEAD["TypeError"])
                 ctx.report("constant-operation-error", failure.node, shown(failure.node), problem,
                            instead)
 

@@ -384,3 +384,103 @@ def test_a_raise_the_known_inputs_take_builds_its_message(tmp_path, argument, re
     line = 'raise TypeError(f"paddings must be a tuple, but got {type(paddings)}.")'
     expected = {("non-graph-builtin", line)} if reported else set()
     assert found(tmp_path, source, "non-graph-builtin") == expected
+
+
+@pytest.mark.parametrize("dividend, divisor, reported", [
+    ("(8, 14, 20)", "(2, 2)", True),      # lengths differ
+    ("(8, 14, 20)", "(2, 2, 2.0)", True),  # a float
+    ("(8, 14, 20)", "(2, 2, 0)", True),   # a zero divisor
+    ("(8, 14, 20)", "(2, 2, 2)", False),
+])
+def test_tuple_div_on_constants_is_checked_as_the_compiler_checks_it(tmp_path, dividend, divisor, reported):
+    # compiler-suite 0374-0376: rejected at every level (RuntimeError while compiling).
+    source = f"""
+from mindspore.ops import functional as F
+
+def run():
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return F.tuple_div(x, y)
+    return Net()({dividend}, {divisor})
+"""
+    expected = {("constant-operation-error", "return F.tuple_div(x, y)")} if reported else set()
+    assert found(tmp_path, source, "constant-operation-error") == expected
+    literal = f"""
+from mindspore.ops import functional as F
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return F.tuple_div({dividend}, {divisor})
+"""
+    line = f"return F.tuple_div({dividend}, {divisor})"
+    assert found(tmp_path, literal, "constant-operation-error") == (
+        {("constant-operation-error", line)} if reported else set())
+
+
+MAPPED = """
+def add(a, b):
+    return a + b
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x + sum(map(add, {first}, {second}))
+"""
+
+
+@pytest.mark.parametrize("first, second, reported", [
+    ("[1, 2]", "[1, 2, 3]", True),   # "For 'Map', the length of lists must be the same" (probed)
+    ("(1, 2)", "[3, 4]", True),      # "The types of arguments in Map must be consistent" (probed)
+    ("3", "4", True),                # "Map can only be applied to list, tuple" (compiler-suite 0347)
+    ("(1, 2)", "(3, 4)", False),     # compiles (probed)
+])
+def test_map_takes_lists_or_tuples_of_one_kind_and_length(tmp_path, first, second, reported):
+    source = MAPPED.format(first=first, second=second)
+    line = f"return x + sum(map(add, {first}, {second}))"
+    assert found(tmp_path, source, "constant-operation-error") == (
+        {("constant-operation-error", line)} if reported else set())
+
+
+def test_map_over_what_a_driver_passes(tmp_path):
+    # net([x], [y, y]): a list of one tensor and a list of two (compiler-suite 0349).
+    source = """
+def run():
+    class Net(nn.Cell):
+        def mul(self, x=2, y=4):
+            return x * y
+
+        def construct(self, x, y):
+            return map(self.mul, x, y)
+
+    x = Tensor([1.0])
+    return Net()([x], [x, x])
+"""
+    assert found(tmp_path, source, "constant-operation-error") == {
+        ("constant-operation-error", "return map(self.mul, x, y)")}
+
+
+@pytest.mark.parametrize("built_where", ["construct", "__init__"])
+def test_str_format_of_a_cell(tmp_path, built_where):
+    # "Unsupported parameter type for python primitive": every level (compiler-suite 0184, 0185).
+    held = "self.sub" if built_where == "__init__" else "sub"
+    source = f"""
+def run():
+    class Sub(nn.Cell):
+        def __init__(self, x):
+            super().__init__()
+            self.x = x
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            {"self.sub = Sub(123)" if built_where == "__init__" else "self.k = 1"}
+
+        def construct(self):
+            {"sub = Sub(123)" if built_where == "construct" else "pass"}
+            return "value is {{0.x}}".format({held})
+
+    return Net()()
+"""
+    line = f'return "value is {{0.x}}".format({held})'
+    assert found(tmp_path, source, "constant-operation-error") == {("constant-operation-error", line)}
+    fine = source.replace(f'.format({held})', f'.format({held}.x)')
+    assert found(tmp_path, fine, "constant-operation-error") == set()

@@ -81,6 +81,15 @@ def element_count(shape: tuple[int, ...] | None) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class SequenceValue:
+    """A list or tuple whose length is known but not every element (``[x]`` of a tensor a
+    driver passes)."""
+
+    kind: type  # list or tuple
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
 class ObjectValue:
     """An object every attribute of which is known: an instance of a project class read
     completely (a Cell, a jit_class, a plain class) or a namedtuple with its fields. Reading any
@@ -89,6 +98,7 @@ class ObjectValue:
 
     name: str
     attributes: frozenset[str]
+    cell: bool = False  # an instance of a Cell: no parameter of a Python primitive (str.format)
 
 
 # What every namedtuple has besides its fields.
@@ -613,6 +623,8 @@ class Interpreter:
             passed = self.model.constructor_arguments(cls, cls.methods["__init__"], value)
             if passed:
                 found = self.passed_value(passed)
+            elif value.__class__ is ast.Call:  # self.sub = SubCell(123)
+                found = self.instance_of(value, cls.module, cls.methods["__init__"])
             elif not _is_slice_call(value, cls.module):
                 found = self.constant(value, 0)
             else:
@@ -657,7 +669,8 @@ class Interpreter:
         attributes = instance_attributes(self.model, self.model.mro(cls))
         if attributes is None or self.model.subclasses(cls, module.path):
             return UNKNOWN
-        return ObjectValue(cls.name, attributes | self.model.project.externally_set(module.path))
+        return ObjectValue(cls.name, attributes | self.model.project.externally_set(module.path),
+                           cell=self.model.is_cell(cls))
 
     def module_externally_set(self) -> frozenset[str]:
         return self.model.project.externally_set(self.module.path)
@@ -713,7 +726,11 @@ class Interpreter:
             return self.array(expr, module.imports.qualify(expr.func), args)
         if expr.__class__ is ast.Call:
             return self.instance_of(expr, module, function)
-        return self.constant(expr, depth)
+        found = self.constant(expr, depth)
+        if found is UNKNOWN and expr.__class__ in (ast.List, ast.Tuple) and not any(
+                e.__class__ is ast.Starred for e in expr.elts):
+            return SequenceValue(list if expr.__class__ is ast.List else tuple, len(expr.elts))
+        return found
 
     # ----- operations ---------------------------------------------------------------------
 
@@ -832,6 +849,9 @@ class Interpreter:
             for keyword in node.keywords:
                 self.expr(keyword.value, env, depth + 1)
             return self.tensor(node, args) if qualified == TENSOR_NAME else self.array(node, qualified, args)
+        if (check := MINDSPORE_CONSTANT_OPERATIONS.get(qualified)) is not None:  # F.tuple_div(x, y)
+            args = [self.expr(a, env, depth + 1) for a in node.args]
+            return self.mindspore_operation(node, qualified, check, args)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env, depth + 1)
             self.attribute(func, receiver, func.attr)
@@ -843,16 +863,22 @@ class Interpreter:
         args = [self.expr(a, env, depth + 1) for a in node.args]
         for keyword in node.keywords:
             self.expr(keyword.value, env, depth + 1)
+        if callee is UNKNOWN:  # sub = SubCell(3) in compiled code: an object of a project class
+            return self.instance_of(node, self.module, self.compiled.node)
         if callee is TENSOR_CLASS_VALUE:
             return self.tensor(node, args)
         qualified = self.module.imports.qualify(func)
         if qualified in NUMPY_BUILDERS:
             return self.array(node, qualified, args)
+        if (check := MINDSPORE_CONSTANT_OPERATIONS.get(qualified)) is not None:
+            return self.mindspore_operation(node, qualified, check, args)
         if isinstance(callee, Builtin) and callee.name in ("int", "float", "len") and len(args) == 1:
             self.scalar_of_tensor(node, callee.name, args[0])
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
             return self.attribute(node, args[0], args[1].value)
+        if callee == Builtin("map") and len(args) >= 2 and not node.keywords:
+            self.map_arguments(node, args[1:])
         if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
             spec = node.args[1]
             specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
@@ -945,6 +971,48 @@ class Interpreter:
         return ArrayValue(dtype if dtype != "" else {"int": "int64", "float": "float64", "bool": "bool"}[kind],
                           shape)
 
+    def map_arguments(self, node: ast.Call, iterables: list[object]) -> None:
+        """The graph's map takes lists or tuples, all of one kind and one length (MindSpore
+        2.10 rejects the rest at every level, where Python would truncate: compiler-suite
+        0347-0350)."""
+        shapes = []
+        for value in iterables:
+            if value.__class__ is SequenceValue:
+                shapes.append((value.kind, value.length))
+            elif value.__class__ is TensorValue:
+                shapes.append((TensorValue, None))  # rejected beside a list or tuple (0348)
+            elif is_known(value) and isinstance(value.value, (list, tuple)):
+                shapes.append((type(value.value), len(value.value)))
+            elif is_known(value) and isinstance(value.value, (int, float, type(None))):
+                self.fail(node, "operation", RuntimeError(
+                    f"map can only be applied to lists and tuples, but got {type(value.value).__name__}"),
+                    subject="map")
+                return
+            else:
+                return  # not known: nothing to say
+        kinds = {kind for kind, _ in shapes}
+        if kinds == {TensorValue}:
+            return  # map over tensors alone: not judged
+        if len(kinds) > 1:
+            self.fail(node, "operation", RuntimeError(
+                "the arguments of map must all be lists or all be tuples"), subject="map")
+        elif len({length for _, length in shapes}) > 1:
+            self.fail(node, "operation", RuntimeError(
+                f"the arguments of map must have one length, not {sorted({n for _, n in shapes})}"),
+                subject="map")
+
+    def mindspore_operation(self, node: ast.Call, qualified: str, check, args: list[object]) -> object:
+        """A MindSpore operation the compiler folds on constants, checked as it checks them."""
+        if node.keywords or not args or not all(is_known(a) for a in args):
+            return UNKNOWN
+        try:
+            return known(check(*[a.value for a in args]))
+        except RuntimeError as error:
+            self.fail(node, "operation", error, subject=qualified.rsplit(".", 1)[-1])
+        except Exception:  # noqa: BLE001 - a wrong call of the operation: not judged here
+            pass
+        return UNKNOWN
+
     def scalar_of_tensor(self, node: ast.Call, name: str, value: object) -> None:
         """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor."""
         if value.__class__ not in (TensorValue, ArrayValue):
@@ -977,6 +1045,14 @@ class Interpreter:
         base = func.value
         if receiver.__class__ is ArrayValue and func.attr == "reshape" and not node.keywords:
             return reshaped(receiver, args)
+        if (func.attr == "format" and is_known(receiver) and isinstance(receiver.value, str)
+                and any(a.__class__ is ObjectValue and a.cell for a in args)):
+            # "value is {0.x}".format(cell): every level rejects it while compiling ("Unsupported
+            # parameter type for python primitive", compiler-suite 0184, 0185, 0603, 0604)
+            self.fail(node, "operation", TypeError(
+                "str.format cannot take a Cell: it is no parameter of a Python primitive"),
+                subject="format")
+            return UNKNOWN
         if not is_known(receiver) or not isinstance(receiver.value, CONSTANT_TYPES):
             return UNKNOWN
         value, attr = receiver.value, func.attr
@@ -1042,6 +1118,28 @@ def taken_error_messages(model: ReachModel, compiled: CompiledFunction) -> froze
         if node.__class__ is ast.If and id(node) in messages and found.value(node.test) == Known(True):
             taken |= messages[id(node)]
     return frozenset(taken)
+
+
+def tuple_div(dividend: tuple, divisor: tuple) -> tuple:
+    """``F.tuple_div`` as MindSpore 2.10 folds it on constant tuples (compiler-suite 0374-0376:
+    rejected at every level with these messages)."""
+    if not (isinstance(dividend, tuple) and isinstance(divisor, tuple)):
+        raise TypeError("tuple_div takes two tuples")
+    if len(dividend) != len(divisor):
+        raise RuntimeError(f"the size of inputs of 'tuple_div' operator must be the same, but the "
+                           f"size of divisor tuple is {len(divisor)}, the size of dividend tuple is "
+                           f"{len(dividend)}")
+    for number in (*dividend, *divisor):
+        if type(number) is not int:
+            raise RuntimeError(f"the data type of inputs of 'tuple_div' operator should be an int64 "
+                               f"number, but got {number!r}")
+    if 0 in divisor:
+        raise RuntimeError("the divisor value should not be 0")
+    return tuple(a // b for a, b in zip(dividend, divisor))
+
+
+# MindSpore operations the compiler folds on constants, checked as it checks them.
+MINDSPORE_CONSTANT_OPERATIONS = {"mindspore.ops.functional.tuple_div": tuple_div}
 
 
 def instance_check(value: object, specs: list[object]) -> object:
@@ -1183,8 +1281,9 @@ def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
 # ----- which functions are worth interpreting -------------------------------------------------
 
 OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
-CONSTRUCTOR_NAMES = frozenset({"Tensor", "array", "asarray", "zeros", "ones", "empty"})
-CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_BUILDERS  # `Tensor as T`
+# Calls the interpreter builds values from or checks: the pre-filter opens for any of them.
+CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_BUILDERS | frozenset(MINDSPORE_CONSTANT_OPERATIONS)
+CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in CONSTRUCTOR_QUALNAMES)  # `Tensor as T`
 
 
 def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
