@@ -623,12 +623,12 @@ class Interpreter:
             passed = self.model.constructor_arguments(cls, cls.methods["__init__"], value)
             if passed:
                 found = self.passed_value(passed)
+            elif _is_slice_call(value, cls.module):
+                found = self.slice_constant(value)
             elif value.__class__ is ast.Call:  # self.sub = SubCell(123)
                 found = self.instance_of(value, cls.module, cls.methods["__init__"])
-            elif not _is_slice_call(value, cls.module):
-                found = self.constant(value, 0)
             else:
-                found = self.slice_constant(value)
+                found = self.constant(value, 0)
             if is_known(found) and (found.value is None or not _immutable(found.value)):
                 # a list or dict may be changed in place (self.d["k"] = v); None is the usual
                 # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
