@@ -149,3 +149,35 @@ def test_an_edit_that_keeps_the_size_is_seen(project, tmp_path):
     hits, after = run(project, tmp_path / "cache")
     assert not any(name == "net.py" for name, _, _ in after)
     assert hits == 0
+
+
+CELL_FINE = "from mindspore import nn\n\n\nclass A(nn.Cell):\n    def construct(self, x):\n        return x\n"
+CELL_HOST = CELL_FINE.replace("return x", "return np.tanh(x)").replace("from mindspore", "import numpy as np\nfrom mindspore")
+
+
+def test_a_run_of_one_file_does_not_vouch_for_the_others(project, tmp_path):
+    """Two files edited, one of them checked: the cache written then must not let the other's
+    old findings through on the next run."""
+    (project / "a.py").write_text(CELL_FINE)
+    (project / "b.py").write_text(CELL_FINE.replace("class A", "class B"))
+    run(project, tmp_path / "cache")
+    (project / "a.py").write_text(CELL_HOST)
+    (project / "b.py").write_text(CELL_HOST.replace("class A", "class B"))
+    cache = ResultCache(folder=tmp_path / "cache")
+    new_engine(cache=cache).check_paths([project / "a.py"])
+    cache = ResultCache(folder=tmp_path / "cache")
+    result = new_engine(cache=cache).check_paths([project / "b.py"])
+    assert [f.path.name for f in result.findings] == ["b.py"]
+
+
+def test_a_file_in_a_skipped_folder_is_read_again(project, tmp_path):
+    """The stat stamp covers the files a project walk finds; a file checked by name in a
+    skipped folder (build/) is judged by its content."""
+    build = project / "build"
+    build.mkdir()
+    (build / "x.py").write_text(CELL_FINE)
+    cache_dir = tmp_path / "cache"
+    assert run(build / "x.py", cache_dir)[1] == []
+    (build / "x.py").write_text(CELL_HOST)
+    hits, findings = run(build / "x.py", cache_dir)
+    assert hits == 0 and [name for name, _, _ in findings] == ["x.py"]

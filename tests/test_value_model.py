@@ -484,3 +484,146 @@ def run():
     assert found(tmp_path, source, "constant-operation-error") == {("constant-operation-error", line)}
     fine = source.replace(f'.format({held})', f'.format({held}.x)')
     assert found(tmp_path, fine, "constant-operation-error") == set()
+
+
+# ----- where the model must not decide (a review's reproductions, each compiled with 2.10) ------
+
+HIDDEN_NOTHING = {
+    # the branch is compiled, and np.tanh in it is rejected at STRICT
+    "a nested function's own parameter": """
+def helper(x, host=False):
+    def inner(host):
+        if host:
+            return np.tanh(x)
+        return ops.tanh(x)
+    return inner(True)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return helper(x)
+""",
+    "a helper passed on as a value": """
+def helper(x, host=False):
+    if host:
+        return np.tanh(x)
+    return ops.tanh(x)
+
+def apply(fn, x):
+    return fn(x, True)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return helper(x) + apply(helper, x)
+""",
+    "an attribute an augmented assignment changes": """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+
+    def advance(self):
+        self.step += 1
+
+    def construct(self, x):
+        if self.step == 3:
+            x = np.tanh(x)
+        return x
+""",
+    "an attribute a subclass sets": """
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.act = None
+
+    def construct(self, x):
+        if self.act == "gelu":
+            x = np.tanh(x)
+        return x
+
+class Sub(Base):
+    def __init__(self):
+        super().__init__()
+        self.act = "gelu"
+""",
+    "an attribute set through setattr": """
+class Block(nn.Cell):
+    def __init__(self, act=None):
+        super().__init__()
+        self.act = act
+
+    def configure(self, **options):
+        for key, value in options.items():
+            setattr(self, key, value)
+
+    def construct(self, x):
+        if self.act == "gelu":
+            x = np.tanh(x)
+        return x
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+        self.block.configure(act="gelu")
+
+    def construct(self, x):
+        return self.block(x)
+""",
+    "a class a registry builds": """
+REGISTRY = {}
+
+def register(cls):
+    REGISTRY[cls.__name__] = cls
+    return cls
+
+@register
+class Block(nn.Cell):
+    def __init__(self, act=None):
+        super().__init__()
+        self.act = act
+
+    def construct(self, x):
+        if self.act == "gelu":
+            x = np.tanh(x)
+        return x
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def construct(self, x):
+        return self.block(x)
+""",
+}
+
+
+@pytest.mark.parametrize("source", HIDDEN_NOTHING.values(), ids=HIDDEN_NOTHING.keys())
+def test_a_branch_the_model_cannot_decide_stays_checked(tmp_path, source):
+    assert {symbol for symbol, _ in found(tmp_path, source, "host-call-on-tensor")} == {
+        "host-call-on-tensor"}
+
+
+OBJECTS_THAT_MAY_CHANGE = {
+    "setattr in the driver": "    setattr(cell_obj, 'foo', 2)\n",
+    "handed to a function": "    configure(cell_obj)\n",
+    "guarded by hasattr": None,
+}
+
+
+@pytest.mark.parametrize("change", OBJECTS_THAT_MAY_CHANGE.values(), ids=OBJECTS_THAT_MAY_CHANGE.keys())
+def test_an_object_that_may_have_more_attributes_says_nothing(tmp_path, change):
+    # All compile at STRICT with 2.10 (the review's probes).
+    source = OBJECTS["a Cell instance held in a closure"][0].replace("{attr}", "foo")
+    if change is None:
+        source = source.replace('return getattr(cell_obj, "foo")()',
+                                'return getattr(cell_obj, "foo")() if hasattr(cell_obj, "foo") else 0')
+    else:
+        source = source.replace("    cell_obj = Net()\n", "    cell_obj = Net()\n" + change)
+    assert found(tmp_path, source, "constant-attribute-error") == set()
+
+
+def test_a_parameter_named_like_a_class_is_not_the_class(tmp_path):
+    source = OBJECTS["a Cell instance held in a closure"][0].replace("{attr}", "foo").replace(
+        "def run():", "def run(Net=None):")
+    assert found(tmp_path, source, "constant-attribute-error") == set()

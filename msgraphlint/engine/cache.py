@@ -104,17 +104,17 @@ class ResultCache:
         # The stat stamp of every file below the project's roots, when this run began, and the one
         # kept from the run that wrote the cache: equal, no file there has changed since.
         self._tree_now = ""
+        self._tree_then: str | None = None
         self._same_tree = False
-        self._roots: tuple[str, ...] = ()
+        self._stamped: frozenset[str] = frozenset()  # the files the stamp covers
 
     def open(self, project: Project, settings: str = "") -> None:
         """Load the results kept for this tool, these project roots and these settings (the
         JIT module lists change which calls are host calls)."""
         key = json.dumps([tool_fingerprint(), sorted(str(r) for r in project.scan_roots), settings])
         self.file = self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
-        roots = outermost(list(project.scan_roots))
-        self._roots = tuple(os.path.join(str(root), "") for root in roots)
-        self._tree_now = tree_stamp(roots)
+        self._stale, self._changed, self._same_tree = None, False, False
+        self._tree_now, self._stamped = tree_stamp(outermost(list(project.scan_roots)))
         try:
             loaded = json.loads(self.file.read_text("utf-8"))
             if not (isinstance(loaded, dict) and loaded.get("format") == FORMAT_VERSION):
@@ -122,7 +122,8 @@ class ResultCache:
             self.reads = [_hashable(item) for item in loaded["reads"]]
             self.units = dict(loaded["units"])
             self.results = dict(loaded["results"])
-            self._same_tree = bool(self._tree_now) and loaded.get("tree") == self._tree_now
+            self._tree_then = loaded.get("tree")
+            self._same_tree = bool(self._tree_now) and self._tree_then == self._tree_now
             count = len(self.reads)
             if not all(0 <= i < count for reads in [*self.units.values(),
                                                      *(e["reads"] for e in self.results.values())]
@@ -196,7 +197,7 @@ class ResultCache:
         changed since the cache was written (by size, times and inode, as git and mypy judge),
         the files there and who imports whom are the same without reading them again."""
         kind, name = item[0], item[1]
-        if self._same_tree and kind in ("file", "importers") and name.startswith(self._roots):
+        if self._same_tree and kind in ("file", "importers") and name in self._stamped:
             return True
         return _gives_the_same(item, project)
 
@@ -227,7 +228,7 @@ class ResultCache:
         """Write atomically; entries of files that no longer exist are dropped, and reads no
         entry uses. Best effort: a cache that cannot be written costs speed, never the run. An
         unchanged re-run writes nothing (writing the same file again was half of its time)."""
-        if self.file is None or not self._changed:
+        if self.file is None:
             return
         renumbered: dict[int, int] = {}
 
@@ -240,16 +241,24 @@ class ResultCache:
             if os.path.exists(name)
         }
         units = {name: keep(indices) for name, indices in self.units.items() if os.path.exists(name)}
+        # The stamp vouches for every read kept: only when this run checked them all (a run of a
+        # few files, or one that stopped at a changed read, leaves others for the next run).
+        every_read_checked = all(self._valid[old] is not None for old in renumbered)
+        stamp = self._tree_now if every_read_checked else ""
+        if not self._changed and (not every_read_checked or stamp == self._tree_then):
+            return
         table = [self.reads[old] for old in renumbered]  # in the order of their new numbers
-        document = {"format": FORMAT_VERSION, "tree": self._tree_now, "reads": table, "units": units,
+        document = {"format": FORMAT_VERSION, "tree": stamp, "reads": table, "units": units,
                     "results": results}
         write_json_atomically(self.file, document, separators=(",", ":"))
 
 
-def tree_stamp(roots: list[Path]) -> str:
-    """A digest of the size, times and inode of every Python file below ``roots``: what changes
-    when a file is edited, added, removed or replaced (a stat each, no read)."""
+def tree_stamp(roots: list[Path]) -> tuple[str, frozenset[str]]:
+    """A digest of the size, times and inode of every Python file below ``roots`` (what changes
+    when a file is edited, added, removed or replaced: a stat each, no read), and the real paths
+    of the files it covers (not those in skipped folders, nor other files checked by name)."""
     digest = hashlib.sha256()
+    stamped: set[str] = set()
     for root in sorted(roots):
         for path in walk_python_files(root):
             try:
@@ -258,7 +267,8 @@ def tree_stamp(roots: list[Path]) -> str:
                 continue
             digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0"
                           f"{stat.st_ino}\n".encode())
-    return digest.hexdigest()
+            stamped.add(os.path.realpath(path))
+    return digest.hexdigest(), frozenset(stamped)
 
 
 def _gives_the_same(item: tuple, project: Project) -> bool:

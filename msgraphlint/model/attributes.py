@@ -12,9 +12,9 @@ from ..knowledge.mindspore import CELL_CLASS as CELL_BASE
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..syntax.qualnames import canonical
 from .compiled import JIT_CLASS_DECORATOR, CompiledFunction, first_parameter
-from .reach import ReachModel
 
 if TYPE_CHECKING:
+    from .reach import ReachModel
     from ..engine.analyze import FunctionContext
 
 PLAIN_BASES = frozenset({"builtins.object"})

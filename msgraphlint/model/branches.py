@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import operator
 
-from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter
+from ..syntax.project import bound_names
+from .attributes import complete_class
+from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
@@ -175,8 +177,13 @@ class Branches:
         if not constants:
             return dead
         module = compiled.module
-        rebound = self.values(compiled).bound
-        known = {name: values for name, values in constants.items() if name not in rebound}
+        syntax = self.values(compiled).syntax
+        # A nested function's parameter of the same name is another variable.
+        shadowed = {name for node in module.nodes(compiled.node) if node is not compiled.node
+                    and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                    for name in bound_names(node.args)}
+        known = {name: values for name, values in constants.items()
+                 if name not in syntax.bound and name not in shadowed}
         found = set(dead)
         ifs = module.derived("ifs", compiled.node,
                              lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
@@ -204,11 +211,11 @@ class Branches:
                 truths = [self.static_truth(value, compiled) for value in values]
                 return True if True in truths else (False if truths.count(False) == len(truths) else None)
             case ast.Attribute(value=ast.Name(id=name), attr=attr) if (
-                    compiled.owner is not None and name == first_parameter(compiled.node)):
+                    compiled.owner is not None and name == self.values(compiled).self_name):
                 return self._attribute_truth(attr, compiled)
             case ast.Compare(left=ast.Attribute(value=ast.Name(id=name), attr=attr), ops=[op],
                              comparators=[ast.Constant()]) if (
-                    compiled.owner is not None and name == first_parameter(compiled.node)
+                    compiled.owner is not None and name == self.values(compiled).self_name
                     and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
                 # `if self.act == "gelu":` folds while parsing (probed: an undefined name under
                 # it compiles when every Block() leaves act=None)
@@ -230,10 +237,16 @@ class Branches:
         """The literals ``self.<attr>`` may hold in ``compiled``: every assignment of it in the
         classes of ``self`` is a literal, or an ``__init__`` parameter that every construction of
         the class passes a literal (or leaves at a literal default: ``Block()`` with
-        ``act=None``). None when any is something else, the class body binds it too, or code
-        outside the class sets it."""
+        ``act=None``). None when any is something else, the class body binds it too, code
+        outside the class sets it, a class cannot be read completely (setattr, an external base),
+        an augmented assignment changes it, or a project subclass sets it too (an inherited
+        construct is kept once, with its own class's target)."""
         classes = self.self_classes(compiled)
-        if any(attr in cls.body_names for cls in classes):
+        if any(attr in cls.body_names or attr in _augmented(cls) or not complete_class(self, cls)
+               for cls in classes):
+            return None
+        if any(attr in sub.self_assignments for cls in classes
+               for sub in self.subclasses(cls, cls.module.path)):
             return None
         literals: set = set()
         for cls in classes:
@@ -252,3 +265,11 @@ class Branches:
         if not literals or attr in self.project.externally_set(compiled.module.path):
             return None
         return frozenset(literals)
+
+
+def _augmented(cls) -> frozenset[str]:
+    """Attributes some method changes with ``self.x += ...``: not a literal after it."""
+    module = cls.module
+    return module.derived("branches.augmented", cls.node, lambda node: frozenset(
+        statement.target.attr for statement in module.nodes(node)
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Attribute)))

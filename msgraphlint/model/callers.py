@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
-from .compiled import Construction, FunctionNode, Target, bind_arguments, first_parameter
+from .compiled import JIT_CLASS_DECORATOR, Construction, FunctionNode, Target, bind_arguments, first_parameter
 
 if TYPE_CHECKING:
     from .reach import ReachModel
@@ -213,15 +213,36 @@ def _constructions(module: ModuleInfo, driver: ast.AST, name: str, definition: a
 
 
 def _as_assigned(expr: ast.expr, module: ModuleInfo, function: ast.AST | None) -> ast.expr:
-    """A name the driver binds once (``z = [[1, 2], 3]; Net(z)``) as the value it is bound to."""
+    """A name the driver binds once (``z = [[1, 2], 3]; Net(z)``) as the value it is bound to.
+    A name bound to a call stays a name: what the call builds may be changed through the name
+    (``setattr(obj, ...)``), which the interpreter asks about."""
     for _ in range(MAX_CONSTANT_DEPTH):
         if function is None or not isinstance(expr, ast.Name):
             break
         value = single_assignment(module, function, expr.id)
-        if value is None:
+        if value is None or isinstance(value, ast.Call):
             break
         expr = value
     return expr
+
+
+def only_read(module: ModuleInfo, function: ast.AST, name: str) -> bool:
+    """Whether ``function`` (nested functions included) uses ``name`` only to read attributes of
+    it, call it, or ask ``getattr``/``hasattr`` of it: nothing there may give the object an
+    attribute (``setattr(obj, ...)``, ``configure(obj)``, ``obj.x = 1``)."""
+    parents = module.parents(function)
+    for node in module.nodes(function):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load):
+            continue
+        if isinstance(parent, ast.Call) and (parent.func is node or (
+                isinstance(parent.func, ast.Name) and parent.func.id in ("getattr", "hasattr")
+                and parent.args and parent.args[0] is node)):
+            continue
+        return False
+    return True
 
 
 def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:
@@ -414,6 +435,9 @@ class Callers:
     def _find_constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
         if self.subclasses(cls, cls.module.path):
             return None
+        if any(cls.module.imports.qualify(d.func if isinstance(d, ast.Call) else d) != JIT_CLASS_DECORATOR
+               for d in cls.node.decorator_list):
+            return None  # @register: a registry may build it with anything
         holders = self.holders(cls)
         if holders:
             calls: list[Construction] = []

@@ -241,9 +241,27 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         for _, edge in edges:
             incoming.setdefault(id(edge.node), []).append(edge)
         for key, compiled in reached.items():
-            if not compiled.is_root:
+            if not compiled.is_root and self._only_called(compiled):
                 compiled.passed_constants = passed_constants(compiled.node, incoming.get(key, []))
         return list(reached.values())
+
+    def _only_called(self, compiled: CompiledFunction) -> bool:
+        """Whether every use of the function is a call the call graph sees: no decorator (but
+        staticmethod and classmethod), never passed on or stored as a value (``apply(helper,
+        x)``, ``self.fn = helper``) in its module or in a module that imports it. Only then do
+        its compiled calls say every literal its parameters take."""
+        node, module = compiled.node, compiled.module
+        if any(not (isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod"))
+               for d in node.decorator_list):
+            return False
+        if node.name in _names_used_as_values(module):
+            return False
+        for path in self.project.importers_of(module.path):
+            if self.project.mentions(path, node.name.encode()):
+                user = self.project.module(path)
+                if user is None or node.name in _names_used_as_values(user):
+                    return False
+        return True
 
     def _propagate_variables(self, reached: dict[int, CompiledFunction], edges) -> None:
         """A helper's parameter is a variable when some compiled caller passes one (fixpoint)."""
@@ -556,3 +574,21 @@ def enclosing_scope(node: ast.AST, values: FunctionValues) -> ast.AST | None:
     return _nearest_scope(node, values.parent)
 
 
+def _names_used_as_values(module: ModuleInfo) -> frozenset[str]:
+    """Names and attribute names the module reads other than to call them (``apply(helper)``,
+    ``self.fn = self.helper``): functions that may be called where the call graph cannot see."""
+    def collect(tree: ast.AST) -> frozenset[str]:
+        parents = module.parents(tree)
+        found: set[str] = set()
+        for node in module.nodes(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                name = node.id
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                name = node.attr
+            else:
+                continue
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Call) and parent.func is node):
+                found.add(name)
+        return frozenset(found)
+    return module.derived("reach.used_as_values", module.tree, collect)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo, bound_names
-from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, single_assignment
+from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, only_read, single_assignment
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel
 from ..model.variables import function_syntax
@@ -99,6 +99,7 @@ class ObjectValue:
     name: str
     attributes: frozenset[str]
     cell: bool = False  # an instance of a Cell: no parameter of a Python primitive (str.format)
+    fixed: bool = False  # a namedtuple: no attribute can be added to it (setattr fails)
 
 
 # What every namedtuple has besides its fields.
@@ -585,7 +586,8 @@ class Interpreter:
             if name in function_syntax(self.module, enclosing).local_names:
                 value = single_assignment(self.module, enclosing, name)
                 if value.__class__ is ast.Call:  # cell_obj = Net() in the enclosing function
-                    return self.instance_of(value, self.module, enclosing)
+                    made = self.instance_of(value, self.module, enclosing)
+                    return _unless_changed(made, self.module, enclosing, name)
                 return _unchangeable(self.constant(value, 0)) if value is not None else UNKNOWN
         if name in self.module.imports.names:
             qualified = self.module.imports.names[name]
@@ -656,8 +658,13 @@ class Interpreter:
                     else _only_value(module.assignments.get(func.id)))
             if made is not None:  # Data = namedtuple("Data", ["a", "b"]); Data(1, 2)
                 fields = namedtuple_fields(made, module)
-                return UNKNOWN if fields is None else ObjectValue(func.id, fields | NAMEDTUPLE_ATTRIBUTES)
+                return UNKNOWN if fields is None else ObjectValue(
+                    func.id, fields | NAMEDTUPLE_ATTRIBUTES, fixed=True)
         scope = (*module.scope_of(function), function) if function is not None else ()
+        if (func.__class__ is ast.Name and function is not None
+                and func.id in function_syntax(module, function).local_names
+                and not isinstance(module.visible_definition(func.id, scope), ast.ClassDef)):
+            return UNKNOWN  # a parameter or a name bound several times: not a class
         cls = self.model.class_named(func, module, scope)
         if cls is None:
             return UNKNOWN
@@ -665,7 +672,7 @@ class Interpreter:
             fields = {statement.target.id for statement in cls.node.body
                       if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)}
             return ObjectValue(cls.name, frozenset(fields) | cls.body_names | frozenset(cls.methods)
-                               | NAMEDTUPLE_ATTRIBUTES)
+                               | NAMEDTUPLE_ATTRIBUTES, fixed=True)
         attributes = instance_attributes(self.model, self.model.mro(cls))
         if attributes is None or self.model.subclasses(cls, module.path):
             return UNKNOWN
@@ -713,7 +720,8 @@ class Interpreter:
             return UNKNOWN
         if isinstance(expr, ast.Name):
             value = single_assignment(module, function, expr.id)
-            return self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
+            made = self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
+            return _unless_changed(made, module, function, expr.id)
         if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) == TENSOR_NAME:
             data = self.driver_value(expr.args[0], driver, depth + 1) if expr.args else UNKNOWN
             if module is self.module:
@@ -877,6 +885,10 @@ class Interpreter:
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
             return self.attribute(node, args[0], args[1].value)
+        if (callee == Builtin("hasattr") and len(args) == 2 and not node.keywords
+                and args[0].__class__ is ObjectValue and is_known(args[1])
+                and isinstance(args[1].value, str)):
+            return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
         if callee == Builtin("map") and len(args) >= 2 and not node.keywords:
             self.map_arguments(node, args[1:])
         if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
@@ -1182,6 +1194,14 @@ def reshaped(array: ArrayValue, args: list[object]) -> object:
     if element_count(tuple(shape)) != count or any(n < 0 for n in shape):
         return UNKNOWN
     return ArrayValue(array.dtype, tuple(shape))
+
+
+def _unless_changed(value: object, module: ModuleInfo, function: ast.AST, name: str) -> object:
+    """An object bound to ``name`` in ``function``, unless the function may give it attributes
+    (``setattr(obj, ...)``, ``configure(obj)``); a namedtuple takes none."""
+    if value.__class__ is ObjectValue and not value.fixed and not only_read(module, function, name):
+        return UNKNOWN
+    return value
 
 
 def _only_value(values: list[ast.expr] | None) -> ast.expr | None:

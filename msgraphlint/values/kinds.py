@@ -3,8 +3,9 @@ elements), a Python literal of some type, None, a graph input, or unknown.
 
 This is the engine's one answer to "is this a tensor?", asked by every rule family
 (``FunctionContext.kinds`` for the size-aware view, ``value_kind`` and ``is_tensor`` for the
-kinds that branches join). It reads the constants-versus-variables model (``values.py``) and
-MindSpore's facts (``knowledge/mindspore.py``); no family keeps an answer of its own.
+kinds that branches join). It reads the constants-versus-variables model
+(``model/variables.py``) and MindSpore's facts (``knowledge/mindspore.py``); no family keeps an
+answer of its own.
 
 Two questions, two precisions:
 
