@@ -42,6 +42,7 @@ OPERATION_INSTEAD_FOR = {
 }
 ATTRIBUTE_INSTEAD = "an attribute that %s has"
 ARITY_INSTEAD = "the arguments the builtin takes"
+STRING_INSTEAD = "a tuple of the characters (('a', 'b', 'c')) or the length as a literal"
 JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an explicit if"
 BOOL_INSTEAD = "(x != 0).any() or .all() to say which truth is meant"
 TENSOR_ATTRIBUTE_INSTEAD = "a Tensor method or attribute (msgraphlint explain tensor-attribute-error)"
@@ -76,6 +77,8 @@ class ConstantsFamily(Family):
             elif failure.kind == "wraps":
                 ctx.report("constant-power-overflow", failure.node, shown(failure.node),
                            failure.detail, WRAPS_INSTEAD)
+            elif failure.kind == "string-length":
+                ctx.report("string-length-at-strict", failure.node, shown(failure.node), STRING_INSTEAD)
             elif failure.kind == "arity":
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)

@@ -575,26 +575,7 @@ REGISTRY = {}
 def register(cls):
     REGISTRY[cls.__name__] = cls
     return cls
-
-@register
-class Block(nn.Cell):
-    def __init__(self, act=None):
-        super().__init__()
-        self.act = act
-
-    def construct(self, x):
-        if self.act == "gelu":
-            x = np.tanh(x)
-        return x
-
-class Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.block = Block()
-
-    def construct(self, x):
-        return self.block(x)
-""",
+""" + BLOCK.replace("class Block(nn.Cell):", "@register\nclass Block(nn.Cell):"),
 }
 
 
@@ -627,3 +608,22 @@ def test_a_parameter_named_like_a_class_is_not_the_class(tmp_path):
     source = OBJECTS["a Cell instance held in a closure"][0].replace("{attr}", "foo").replace(
         "def run():", "def run(Net=None):")
     assert found(tmp_path, source, "constant-attribute-error") == set()
+
+
+@pytest.mark.parametrize("body, reported", [
+    ("for c in 'abcd':\n            x = x + 1", True),     # rejected at STRICT, COMPATIBLE (probed)
+    ("for i, c in enumerate(WORD):\n            x = x + i", True),
+    ("x = x + len(WORD)", True),
+    ("for i, c in zip((1, 2), 'ab'):\n            x = x + i", False),  # compiles at every level
+    ("for c in ('a', 'b'):\n            x = x + 1", False),
+])
+def test_the_length_of_a_string_constant(tmp_path, body, reported):
+    source = f"""
+WORD = "abcd"
+
+class Net(nn.Cell):
+    def construct(self, x):
+        {body}
+        return x
+"""
+    assert bool(found(tmp_path, source, "string-length-at-strict")) == reported

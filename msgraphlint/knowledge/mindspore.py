@@ -48,6 +48,8 @@ NON_TENSOR_METHODS = frozenset(
         "view_as_real",
     }
 )
+# Calls that make a variable of a constant: the graph no longer folds what they give.
+VARIABLE_MAKERS = frozenset({"mindspore.mutable", "mindspore.common.mutable", "mindspore.common.mutable.mutable"})
 # Tensor methods that copy the data to host Python (tolist() calls asnumpy()).
 HOST_COPY_METHODS = frozenset({"asnumpy", "numpy", "tolist"})
 

@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable
 from functools import cached_property
 
-from ..knowledge.mindspore import HOST_COPY_METHODS
+from ..knowledge.mindspore import HOST_COPY_METHODS, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo, bound_names
 
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
@@ -347,6 +347,8 @@ class FunctionValues:
                 return False, [value, index]
             case ast.Call(func=func, args=args, keywords=keywords):
                 qualified = self.module.imports.qualify(func)
+                if qualified in VARIABLE_MAKERS:
+                    return True, []  # mutable(0): a variable, whatever it is given
                 if qualified in STATIC_CALLS:
                     # len() of a tensor is its static shape; of a host list it is data
                     return qualified == "builtins.len" and bool(args) and self.is_host(args[0]), []

@@ -360,6 +360,7 @@ class Interpreter:
             case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
                     target=target, iter=iterable, body=body, orelse=orelse):
                 over = self.expr(iterable, env)
+                self.string_length(iterable, over)
                 self.forget(stmt, env)
                 if not (is_known(over) and isinstance(over.value, (tuple, list, range, str, dict))
                         and not over.value):
@@ -880,6 +881,8 @@ class Interpreter:
             return self.array(node, qualified, args)
         if (check := MINDSPORE_CONSTANT_OPERATIONS.get(qualified)) is not None:
             return self.mindspore_operation(node, qualified, check, args)
+        if isinstance(callee, Builtin) and callee.name in ("len", "enumerate") and args:
+            self.string_length(node, args[0])
         if isinstance(callee, Builtin) and callee.name in ("int", "float", "len") and len(args) == 1:
             self.scalar_of_tensor(node, callee.name, args[0])
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
@@ -982,6 +985,13 @@ class Interpreter:
         shape, kind = found
         return ArrayValue(dtype if dtype != "" else {"int": "int64", "float": "float64", "bool": "bool"}[kind],
                           shape)
+
+    def string_length(self, node: ast.AST, value: object) -> None:
+        """len() of a string constant, enumerate() of one, a for loop over one: STRICT and
+        COMPATIBLE give graph strings no ``__len__`` (probed with 2.10; LAX reads them)."""
+        if is_known(value) and isinstance(value.value, str):
+            self.fail(node, "string-length", AttributeError(
+                "a string has no __len__ in the graph at STRICT and COMPATIBLE"))
 
     def map_arguments(self, node: ast.Call, iterables: list[object]) -> None:
         """The graph's map takes lists or tuples, all of one kind and one length (MindSpore
@@ -1329,7 +1339,7 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
                 if (func.id in CONSTRUCTOR_NAMES or func.id == "getattr" or _wrong_count(node)
                         or module.imports.names.get(func.id) in CONSTRUCTOR_QUALNAMES):
                     return True
-                if func.id in PURE_BUILTINS:
+                if func.id in PURE_BUILTINS or func.id == "enumerate":  # enumerate("abc") too
                     calls.append(node)
             elif func.__class__ is ast.Attribute and func.attr in CONSTRUCTOR_NAMES:
                 return True
@@ -1367,6 +1377,9 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
         if call.args and all(maybe_constant(a) for a in call.args):
             return True
     for node in nodes:
+        if node.__class__ is ast.For and node.iter.__class__ in (ast.Constant, ast.Name) and (
+                maybe_constant(node.iter)):
+            return True  # a loop over a known string (or other constant)
         if node.__class__ in NEVER_FAILING:
             continue
         if node.__class__ is ast.Compare and all(
