@@ -9,7 +9,7 @@ import operator
 
 from ..syntax.project import bound_names
 from .attributes import complete_class
-from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments
+from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter, is_static
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
@@ -211,11 +211,11 @@ class Branches:
                 truths = [self.static_truth(value, compiled) for value in values]
                 return True if True in truths else (False if truths.count(False) == len(truths) else None)
             case ast.Attribute(value=ast.Name(id=name), attr=attr) if (
-                    compiled.owner is not None and name == self.values(compiled).self_name):
+                    name == _self_name(compiled)):
                 return self._attribute_truth(attr, compiled)
             case ast.Compare(left=ast.Attribute(value=ast.Name(id=name), attr=attr), ops=[op],
                              comparators=[ast.Constant()]) if (
-                    compiled.owner is not None and name == self.values(compiled).self_name
+                    name == _self_name(compiled)
                     and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
                 # `if self.act == "gelu":` folds while parsing (probed: an undefined name under
                 # it compiles when every Block() leaves act=None)
@@ -241,12 +241,12 @@ class Branches:
         outside the class sets it, a class cannot be read completely (setattr, an external base),
         an augmented assignment changes it, or a project subclass sets it too (an inherited
         construct is kept once, with its own class's target)."""
+        return self.memo(self.table("attribute_literals"), (id(compiled), attr),
+                         lambda: self._find_attribute_literals(attr, compiled))
+
+    def _find_attribute_literals(self, attr: str, compiled: CompiledFunction) -> frozenset | None:
         classes = self.self_classes(compiled)
-        if any(attr in cls.body_names or attr in _augmented(cls) or not complete_class(self, cls)
-               for cls in classes):
-            return None
-        if any(attr in sub.self_assignments for cls in classes
-               for sub in self.subclasses(cls, cls.module.path)):
+        if any(attr in cls.body_names or attr in _augmented(cls) for cls in classes):
             return None
         literals: set = set()
         for cls in classes:
@@ -264,6 +264,12 @@ class Branches:
                         literals.add(literal)
         if not literals or attr in self.project.externally_set(compiled.module.path):
             return None
+        # The costlier questions last, asked only of attributes that would fold.
+        if not all(complete_class(self, cls) for cls in classes):
+            return None
+        if any(attr in sub.self_assignments for cls in classes
+               for sub in self.subclasses(cls, cls.module.path)):
+            return None
         return frozenset(literals)
 
 
@@ -273,3 +279,10 @@ def _augmented(cls) -> frozenset[str]:
     return module.derived("branches.augmented", cls.node, lambda node: frozenset(
         statement.target.attr for statement in module.nodes(node)
         if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Attribute)))
+
+
+def _self_name(compiled: CompiledFunction) -> str | None:
+    """The name ``self`` has in a method (a staticmethod's first parameter is no self)."""
+    if compiled.owner is None or is_static(compiled.node):
+        return None
+    return first_parameter(compiled.node)

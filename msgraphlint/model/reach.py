@@ -241,8 +241,13 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         for _, edge in edges:
             incoming.setdefault(id(edge.node), []).append(edge)
         for key, compiled in reached.items():
-            if not compiled.is_root and self._only_called(compiled):
-                compiled.passed_constants = passed_constants(compiled.node, incoming.get(key, []))
+            if compiled.is_root:
+                continue
+            constants = passed_constants(compiled.node, incoming.get(key, []))
+            tested = _names_in_if_tests(compiled.module, compiled.node)
+            constants = {param: values for param, values in constants.items() if param in tested}
+            if constants and self._only_called(compiled):  # only then can they decide a branch
+                compiled.passed_constants = constants
         return list(reached.values())
 
     def _only_called(self, compiled: CompiledFunction) -> bool:
@@ -592,3 +597,10 @@ def _names_used_as_values(module: ModuleInfo) -> frozenset[str]:
                 found.add(name)
         return frozenset(found)
     return module.derived("reach.used_as_values", module.tree, collect)
+
+
+def _names_in_if_tests(module: ModuleInfo, function: FunctionNode) -> frozenset[str]:
+    """The names the function's ``if`` tests read: the only parameters a literal can decide."""
+    return module.derived("reach.if_names", function, lambda node: frozenset(
+        name.id for statement in module.nodes(node) if isinstance(statement, ast.If)
+        for name in ast.walk(statement.test) if isinstance(name, ast.Name)))
