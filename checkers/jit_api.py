@@ -14,9 +14,10 @@ import ast
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.model.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
 from msgraphlint.knowledge.catalogue import snapshot
-from msgraphlint.knowledge.mindspore import CELL_DEFINED_AT, TENSOR_DEFINED_AT, is_mindspore_cell_name
+from msgraphlint.knowledge.mindspore import (
+    CELL_DEFINED_AT, REMOVED_JIT_DECORATORS, TENSOR_DEFINED_AT, is_mindspore_cell_name,
+)
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
-from msgraphlint.model.reach import REMOVED_JIT_DECORATORS
 
 MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"

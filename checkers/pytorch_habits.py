@@ -14,7 +14,7 @@ import ast
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.model.compiled import is_static
-from msgraphlint.model.reach import CELL_BASE
+from msgraphlint.knowledge.mindspore import CELL_CLASS
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -116,7 +116,7 @@ def has_foreign_base(cls: ClassInfo, ctx: CellContext) -> bool:
         if len(klass.base_names) != len(klass.node.bases):
             return True  # a base that is not a plain name (a call, a subscript): unknown
         for base in klass.base_names:
-            if base != CELL_BASE and ctx.model.resolve_class(base, klass.module) is None:
+            if base != CELL_CLASS and ctx.model.resolve_class(base, klass.module) is None:
                 return True
     return False
 

@@ -130,6 +130,22 @@ SAME_SIZE_ATTRIBUTES = frozenset({"T", "mT", "H", "real", "imag"})
 # Keywords that name the axis a reduction keeps or removes (mindspore.ops and mint spellings).
 AXIS_KEYWORDS = frozenset({"axis", "dim", "axes", "dims"})
 
+# ----- what MindSpore compiles --------------------------------------------------------------------
+
+JIT_DECORATORS = frozenset({"mindspore.jit", "mindspore.ms_function"})
+REMOVED_JIT_DECORATORS = frozenset({"mindspore.ms_function"})  # removed in MindSpore 2.6
+JIT_CLASS_DECORATOR = "mindspore.jit_class"
+# Calls that return a function running the wrapped one inside the graph.
+FUNCTION_WRAPPERS = frozenset(
+    {
+        "mindspore.grad", "mindspore.value_and_grad", "mindspore.vmap", "mindspore.jit",
+        "mindspore.ops.grad", "mindspore.ops.value_and_grad", "mindspore.ops.vmap",
+        "mindspore.ops.functional.grad", "mindspore.ops.functional.value_and_grad",
+    }
+)
+# Decorators of functions MindSpore runs on the host while compiling (on constants) or refuses.
+HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
+
 # ----- Cells and primitives ----------------------------------------------------------------------
 
 # Where MindSpore's own Cells live (nn.Dense, mint.nn.Linear).
@@ -151,6 +167,7 @@ def returns_tensor(qualified: str) -> bool:
             and not last.startswith(NON_TENSOR_PREFIXES))
 
 MINDSPORE = "mindspore."
+
 CELL_CLASS = "mindspore.nn.Cell"
 NN_NAMESPACE = "mindspore.nn."
 # Where Cell and Tensor are defined: the prefix of their methods in MindSpore's own registries.

@@ -8,10 +8,10 @@ import re
 from typing import TYPE_CHECKING
 
 from ..knowledge.catalogue import snapshot
-from ..knowledge.mindspore import CELL_CLASS as CELL_BASE
+from ..knowledge.mindspore import CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..syntax.qualnames import canonical
-from .compiled import JIT_CLASS_DECORATOR, CompiledFunction, first_parameter
+from .compiled import CompiledFunction, first_parameter
 
 if TYPE_CHECKING:
     from .reach import ReachModel

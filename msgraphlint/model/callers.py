@@ -7,9 +7,10 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
+from ..knowledge.mindspore import JIT_CLASS_DECORATOR
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
-from .compiled import JIT_CLASS_DECORATOR, Construction, FunctionNode, Target, bind_arguments, first_parameter
+from .compiled import Construction, FunctionNode, Target, bind_arguments, first_parameter
 
 if TYPE_CHECKING:
     from .reach import ReachModel

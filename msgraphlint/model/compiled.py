@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..knowledge.catalogue import Level
+from ..knowledge.mindspore import HOST_EVALUATED_DECORATORS
 from ..syntax.project import ClassInfo, ModuleInfo
 
-JIT_CLASS_DECORATOR = "mindspore.jit_class"
-HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 MAX_BASE_DEPTH = 32
 
 

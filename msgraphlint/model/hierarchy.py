@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..knowledge.mindspore import is_mindspore_cell_name
 from ..syntax.project import ClassInfo, ModuleInfo
-from .compiled import JIT_CLASS_DECORATOR, MAX_BASE_DEPTH, CompiledFunction
+from ..knowledge.mindspore import JIT_CLASS_DECORATOR
+from .compiled import MAX_BASE_DEPTH, CompiledFunction
 
 
 class ClassHierarchy:

@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..knowledge.mindspore import CELL_CLASS
+from ..knowledge.mindspore import FUNCTION_WRAPPERS, JIT_DECORATORS
 from ..knowledge.catalogue import Level
 from ..syntax.project import ClassInfo, ModuleInfo, Project, may_define_targets
 from ..syntax.source import content_digest
@@ -34,17 +34,6 @@ from .compiled import (
 )
 
 
-CELL_BASE = CELL_CLASS
-JIT_DECORATORS = frozenset({"mindspore.jit", "mindspore.ms_function"})
-REMOVED_JIT_DECORATORS = frozenset({"mindspore.ms_function"})  # removed in MindSpore 2.6
-# Calls that return a function running the wrapped one inside the graph.
-FUNCTION_WRAPPERS = frozenset(
-    {
-        "mindspore.grad", "mindspore.value_and_grad", "mindspore.vmap", "mindspore.jit",
-        "mindspore.ops.grad", "mindspore.ops.value_and_grad", "mindspore.ops.vmap",
-        "mindspore.ops.functional.grad", "mindspore.ops.functional.value_and_grad",
-    }
-)
 # Functions MindSpore runs on the host while compiling (on constants) or refuses outright: the
 # graph never contains their bodies, so reach stops at them.
 ROOT_METHODS = ("construct", "bprop")
