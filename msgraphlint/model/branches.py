@@ -9,7 +9,10 @@ import operator
 
 from ..syntax.project import bound_names
 from .attributes import complete_class
-from .compiled import CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter, is_static
+from .compiled import (
+    CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter, is_static,
+    parameter_defaults,
+)
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
@@ -39,9 +42,7 @@ def passed_constants(callee: FunctionNode, edges: list[CallEdge]) -> dict[str, f
         return {}
     args = callee.args
     positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
-                        args.defaults))
-    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    defaults = parameter_defaults(callee)
     passed: dict[str, set] = {}
     unknown: set[str] = set()
     for edge in edges:
@@ -141,8 +142,7 @@ class Branches:
         module = compiled.module
         dead: set[int] = set()
         messages: dict[int, frozenset[int]] = {}
-        ifs = module.derived("ifs", compiled.node,
-                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        ifs = _ifs(module, compiled.node)
         for node in ifs:
             if id(node) in dead:
                 continue
@@ -185,8 +185,7 @@ class Branches:
         known = {name: values for name, values in constants.items()
                  if name not in syntax.bound and name not in shadowed}
         found = set(dead)
-        ifs = module.derived("ifs", compiled.node,
-                             lambda function: [n for n in module.nodes(function) if isinstance(n, ast.If)])
+        ifs = _ifs(module, compiled.node)
         for node in ifs:
             if id(node) in found:
                 continue
@@ -286,3 +285,9 @@ def _self_name(compiled: CompiledFunction) -> str | None:
     if compiled.owner is None or is_static(compiled.node):
         return None
     return first_parameter(compiled.node)
+
+
+def _ifs(module, function: FunctionNode) -> list[ast.If]:
+    """The function's ``if`` statements, nested functions' included (once per function)."""
+    return module.derived("ifs", function,
+                          lambda node: [n for n in module.nodes(node) if isinstance(n, ast.If)])

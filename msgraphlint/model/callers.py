@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 from ..knowledge.mindspore import JIT_CLASS_DECORATOR
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
-from .compiled import Construction, FunctionNode, Target, bind_arguments, first_parameter
+from .compiled import (
+    Construction, FunctionNode, Target, bind_arguments, first_parameter, parameter_defaults,
+)
 
 if TYPE_CHECKING:
     from .reach import ReachModel
@@ -124,8 +126,6 @@ def _re_exports(package: ModuleInfo, name: str, star_exports: bool) -> bool:
 # Python values a driver passes that the graph receives as compile-time constants (seen with
 # 2.10: scalars, strings and tuples of them are folded; a tensor, or mutable(), is an input).
 CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
-
-
 MAX_CONSTANT_DEPTH = 8
 
 
@@ -381,12 +381,7 @@ class Callers:
                 continue  # *args / **kwargs gather several arguments into one tuple or dict
             if len(expressions) == len(calls) and len({ast.dump(e) for e in expressions}) == 1:
                 arguments[param] = expressions[0]
-        args = target.node.args
-        positional = [*args.posonlyargs, *args.args]
-        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
-                            args.defaults))
-        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        for param, default in defaults.items():
+        for param, default in parameter_defaults(target.node).items():
             if param not in passed and isinstance(default, ast.Constant):
                 arguments[param] = default
         return arguments
@@ -404,18 +399,9 @@ class Callers:
         definition = cls.node if cls is not None else target.node
         name = definition.name
         scope = cls.scope if cls is not None else module.scope_of(target.node)
-        if scope:
-            driver = scope[-1]
-            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return None
-        else:
-            driver = _only_function_naming(module, name, definition)
-            if driver is None:
-                return None
-            if _in_all(module, name) or any(
-                    self.project.mentions(path, name.encode())
-                    for path in self.project.importers_of(module.path)):
-                return None  # other files may call it with tensors
+        driver = self._driver_of(module, definition, scope)
+        if driver is None:
+            return None
         calls = _driver_calls(module, driver, name, definition, bool(cls))
         if calls is None:
             return None
@@ -424,6 +410,21 @@ class Callers:
                     k.arg is None for k in call.keywords):
                 return None
         return module, driver, calls
+
+    def _driver_of(self, module: ModuleInfo, definition: ast.AST, scope: tuple[ast.AST, ...]):
+        """The one plain-Python function that uses a class or function: the function it is
+        defined in, or the one module-level function naming it when no other file may (an
+        export, an importer that mentions it); None otherwise."""
+        if scope:
+            driver = scope[-1]
+            return driver if isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        name = definition.name
+        driver = _only_function_naming(module, name, definition)
+        if driver is None or _in_all(module, name) or any(
+                self.project.mentions(path, name.encode())
+                for path in self.project.importers_of(module.path)):
+            return None  # other files may build or call it, with anything
+        return driver
 
     def constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
         """Every call that builds ``cls`` in the project, with where it is written: the
@@ -449,16 +450,9 @@ class Callers:
                         calls.append(Construction(parent.module, None, value))
             return calls or None
         module = cls.module
-        if cls.scope:
-            driver = cls.scope[-1]
-            if not isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return None
-        else:
-            driver = _only_function_naming(module, cls.name, cls.node)
-            if driver is None or _in_all(module, cls.name) or any(
-                    self.project.mentions(path, cls.name.encode())
-                    for path in self.project.importers_of(module.path)):
-                return None
+        driver = self._driver_of(module, cls.node, cls.scope)
+        if driver is None:
+            return None
         calls = _constructions(module, driver, cls.name, cls.node)
         return None if calls is None else [Construction(module, driver, call) for call in calls]
 
@@ -477,8 +471,7 @@ class Callers:
         calls = self.constructor_calls(cls)
         if not calls:
             return None
-        defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]], args.defaults))
-        defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        defaults = parameter_defaults(init)
         passed: list[Construction] = []
         for module, function, call in calls:
             bound = [argument for param, argument in bind_arguments(call, init, True) if param == value.id]

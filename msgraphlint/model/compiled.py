@@ -114,6 +114,16 @@ def is_static(node: FunctionNode) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
+def parameter_defaults(function: FunctionNode) -> dict[str, ast.expr]:
+    """param -> its default expression, for the parameters that have one."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(args.defaults):]],
+                        args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return defaults
+
+
 def bind_arguments(call: ast.Call, callee: FunctionNode, binds_self: bool):
     """(parameter name, argument expression) pairs for a call, as Python would bind them."""
     args = callee.args
