@@ -341,6 +341,20 @@ def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8
     typer.echo(rule_page(found))
 
 
+@app.command()
+def server(
+    stdio: Annotated[bool, typer.Option("--stdio", help="Speak over stdin and stdout (the only "
+                                        "transport; accepted because clients pass it).")] = True,
+) -> None:
+    """Run the language server: diagnostics as you type, fixes as code actions (docs/editors.md)."""
+    try:
+        from .server.lsp import serve
+    except ImportError as error:
+        raise fail(f"msgraphlint server needs pygls and lsprotocol ({error}); install them with: "
+                   "pip install 'msgraphlint[server]'") from None
+    serve()
+
+
 def main() -> None:
     # `--confirm=all`, as the docs also spell it: click has no option with an optional value.
     sys.argv[1:] = ["--confirm-all" if arg == "--confirm=all" else arg for arg in sys.argv[1:]]
@@ -364,8 +378,11 @@ def leave(code: int) -> None:
     """Exit without freeing the run's syntax trees one object at a time: on a large project the
     interpreter's teardown took longer than a third of the analysis. Exit handlers still run."""
     atexit._run_exitfuncs()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed (the language server's stdout at exit) or gone
+            pass
     os._exit(code)
 
 

@@ -243,6 +243,7 @@ class FixPasses:
 
     def __init__(self, engine: Engine, request: Request):
         self.engine, self.config, self.unsafe = engine, request.config, request.unsafe_fixes
+        self.buffers = request.raw or {}
         self.current: dict[Path, list[Finding]] = {}  # each file's findings as it now reads
         self.originals: dict[Path, bytes] = {}  # the files rewritten, as they were on disk
         self.fixed: list[Finding] = []
@@ -276,8 +277,9 @@ class FixPasses:
         if not chosen:
             return False
         project = self.engine.project
-        # A file already rewritten in an earlier pass was checked then.
-        raw = self.originals.get(path) or project.raw(path)
+        # A file already rewritten in an earlier pass was checked then; an editor's buffer is
+        # what was checked, not the disk.
+        raw = self.originals.get(path) or self.buffers.get(path) or project.raw(path)
         plain = path in self.originals or _plain_utf8(raw, self.engine, path)
         result = apply_to_file(path, chosen, project) if plain else None
         if result is None:
@@ -290,6 +292,23 @@ class FixPasses:
         bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
         project.source(path, bom + result.text.encode("utf-8"))
         return True
+
+
+def fix_buffer(engine: Engine, path: Path, raw: bytes, config: Config,
+               unsafe: bool = False) -> tuple[str, list[Finding]] | None:
+    """An editor's "fix all": the buffer with its fixes applied pass after pass, as --fix applies
+    them to the file on disk, and the findings fixed; None when the analysis failed. The engine is
+    left holding the buffer as it was."""
+    request = Request([path], config, raw={path: raw}, unsafe_fixes=unsafe)
+    checked = engine.check_files([path], request.raw)
+    passes = FixPasses(engine, request)
+    if not checked.internal_errors:
+        passes.run(checked.findings)
+    text = engine.project.source(path).text
+    engine.project.source(path, raw)
+    if checked.internal_errors or passes.internal_errors or text is None:
+        return None
+    return text, passes.fixed
 
 
 def _verified(new_texts: dict[Path, str], fixed: list[Finding], notices: list[str],

@@ -29,7 +29,7 @@ LAYER_OF = {
     "checkers": FAMILIES,
     **dict.fromkeys(["config", "confirm_settings", "baseline", "progress", "pipeline", "confirm", "fix"],
                     PIPELINE),
-    **dict.fromkeys(["cli", "plugin", "report", "docgen", ""], FRONT),
+    **dict.fromkeys(["cli", "plugin", "server", "report", "docgen", ""], FRONT),
 }
 # Reporters render a finished run: findings, the catalogue and the settings, nothing else.
 REPORT_MAY_IMPORT = {"knowledge.catalogue", "config", "engine.findings", "version", "report"}

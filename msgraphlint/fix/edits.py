@@ -30,8 +30,7 @@ class SourceText:
     module: ModuleInfo
 
     def __post_init__(self) -> None:
-        # Line breaks as ast counts them (not str.splitlines', which also breaks at form feeds).
-        self.starts = [0] + [match.end() for match in LINE_BREAK.finditer(self.text)]
+        self.starts = line_starts(self.text)
         self.lines = [self.text[a:b] for a, b in zip(self.starts, [*self.starts[1:], len(self.text)])]
 
     # ----- positions --------------------------------------------------------------------------
@@ -109,10 +108,18 @@ def _same_expression(text: str, node: ast.expr) -> bool:
     return ast.dump(parsed) == ast.dump(node)
 
 
-def apply_edits(text: str, edits: list[Edit], source: SourceText) -> str:
-    """``text`` with the (non-overlapping) edits applied, last first so offsets stay valid."""
+def line_starts(text: str) -> list[int]:
+    """Each line's offset in ``text``, lines broken as ast counts them (not str.splitlines',
+    which also breaks at form feeds)."""
+    return [0] + [match.end() for match in LINE_BREAK.finditer(text)]
+
+
+def apply_edits(text: str, edits: list[Edit], source: SourceText | None = None) -> str:
+    """``text`` with the (non-overlapping) edits applied, last first so offsets stay valid;
+    ``source``, when given, is ``text`` already split into lines."""
+    starts = source.starts if source is not None else line_starts(text)
     located = sorted(
-        ((source.starts[e.line - 1] + e.column - 1, source.starts[e.end_line - 1] + e.end_column - 1,
+        ((starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1,
           e.content) for e in edits),
         reverse=True,
     )

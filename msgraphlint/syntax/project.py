@@ -11,6 +11,7 @@ import os
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from contextlib import contextmanager
 from functools import lru_cache, cached_property
@@ -664,10 +665,26 @@ class Project:
         if cached is not None and (raw is None or content_digest(raw) == cached.digest):
             return cached
         self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
+        if raw is not None:  # what mentions() looks at is the buffer too
+            self._raw_read[key] = (raw, ("file", str(key), self._sources[key].digest.hex()))
         if key in self._modules:
             del self._modules[key]
             self.generation += 1
         return self._sources[key]
+
+    def reread(self, paths: Iterable[Path]) -> None:
+        """Files changed on disk behind a long-lived analysis (an editor's other files): read them
+        again where their content changed, and forget what was read from the whole project on
+        disk (who imports whom, the text scans, folder listings), which any change can move."""
+        for path in paths:
+            key = self.real_path(path)
+            self._raw_read.pop(key, None)
+            if key in self._sources:
+                self.source(path, self.raw(path))
+        for derived in (self._import_index, self._importers, self._text_scans, self._external_sets,
+                        self._listings, self._found):
+            derived.clear()
+        self.generation += 1
 
     def lines(self, path: Path) -> list[str]:
         """A file's lines as the analysis read them (an editor's buffer included), without

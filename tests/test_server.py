@@ -1,0 +1,374 @@
+"""The language server, driven over stdio by a real LSP client (pytest-lsp), as an editor drives it.
+
+Each test starts ``msgraphlint server`` in its own process, opens buffers, edits them, asks for code
+actions and hovers, and checks what comes back against the CLI and the catalogue.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest_lsp = pytest.importorskip("pytest_lsp")
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
+
+from msgraphlint.docgen import rule_page  # noqa: E402
+from msgraphlint.knowledge.catalogue import find_rule  # noqa: E402
+from msgraphlint.server.session import EditorSettings  # noqa: E402
+
+from .samples_index import ROOT  # noqa: E402
+
+SERVER = [sys.executable, "-m", "msgraphlint.cli", "server"]
+PORTED_MODELS = sorted(path for path in (ROOT / "samples" / "models").iterdir()
+                       if path.is_dir() and path.name.endswith("_port"))
+FIX_ALL = "source.fixAll.msgraphlint"
+
+BAD = '''import numpy as np
+from mindspore import nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return np.where(x > 0, x, 0)
+'''
+GOOD = '''import numpy as np
+from mindspore import nn, ops
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return ops.where(x > 0, x, 0)
+'''
+DETACH = '''from mindspore import nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        y = x.detach()  # 你好 😀
+        return y * 2
+'''
+
+
+async def start(lsp_client: LanguageClient, options: object = None, root: Path = ROOT) -> None:
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=root.as_uri(),
+        initialization_options=options,
+    ))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient):
+    await start(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def strict_client(lsp_client: LanguageClient):
+    await start(lsp_client, {"msgraphlint": {"syntaxLevel": "strict", "colour": "blue"}})
+    yield
+    await lsp_client.shutdown_session()
+
+
+# ----- helpers -----------------------------------------------------------------------------------
+
+async def published(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    while True:
+        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri:
+            return list(params.diagnostics)
+
+
+async def open_buffer(client: LanguageClient, path: Path, text: str | None = None) -> list:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="python", version=1,
+                               text=path.read_text("utf-8") if text is None else text)))
+    return await published(client, uri)
+
+
+async def replace_buffer(client: LanguageClient, path: Path, text: str, version: int) -> list:
+    uri = path.as_uri()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+    return await published(client, uri)
+
+
+async def actions(client: LanguageClient, path: Path, where: types.Range,
+                  only: list[str] | None = None) -> list[types.CodeAction]:
+    found = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), range=where,
+        context=types.CodeActionContext(diagnostics=[], only=only)))
+    return list(found or [])
+
+
+def utf16_offset(line: str, character: int) -> int:
+    """A UTF-16 position (the protocol's default) as a str index."""
+    units = 0
+    for index, char in enumerate(line):
+        if units >= character:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(line)
+
+
+def applied(text: str, edits) -> str:
+    """``text`` with LSP text edits applied (UTF-16 positions), last first."""
+    lines = text.splitlines(keepends=True) + [""]
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(position: types.Position) -> int:
+        line = lines[position.line] if position.line < len(lines) else ""
+        return starts[position.line] + utf16_offset(line, position.character)
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                       reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def only_edit(action: types.CodeAction, uri: str) -> list[types.TextEdit]:
+    assert action.edit is not None and list(action.edit.changes) == [uri]
+    return list(action.edit.changes[uri])
+
+
+def project(tmp_path: Path, text: str, name: str = "net.py") -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'probe'\n", "utf-8")
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    return path
+
+
+# ----- diagnostics --------------------------------------------------------------------------------
+
+async def test_diagnostics_appear_and_clear_as_the_buffer_is_edited(client, tmp_path):
+    path = project(tmp_path, GOOD)  # the file on disk stays clean: the buffer is what counts
+    assert await open_buffer(client, path) == []
+    found = await replace_buffer(client, path, BAD, 2)
+    assert [d.code for d in found] == ["W8720:host-call-on-tensor"]
+    diagnostic = found[0]
+    assert diagnostic.source == "msgraphlint"
+    assert diagnostic.severity == types.DiagnosticSeverity.Warning  # a warning at LAX
+    assert diagnostic.code_description.href == find_rule("host-call-on-tensor").help_uri
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (6, 15)
+    assert await replace_buffer(client, path, GOOD, 3) == []
+
+
+async def test_typing_is_debounced_into_one_analysis(client, tmp_path):
+    path = project(tmp_path, GOOD)
+    await open_buffer(client, path)
+    uri = path.as_uri()
+    # Three keystrokes in quick succession: one publication, for the last text.
+    for version, text in enumerate([BAD.replace("np.where", "np.wher"), BAD[:-3] + "0)\n", BAD], 2):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text=text)]))
+    params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert params.version == 4
+    assert [d.code for d in params.diagnostics] == ["W8720:host-call-on-tensor"]
+
+
+async def test_incremental_changes_are_applied_to_the_buffer(client, tmp_path):
+    path = project(tmp_path, GOOD)
+    await open_buffer(client, path)
+    uri = path.as_uri()
+    start = GOOD.splitlines()[6].index("ops.where")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(6, start), types.Position(6, start + 3)), text="np")]))
+    assert [d.code for d in await published(client, uri)] == ["W8720:host-call-on-tensor"]
+
+
+async def test_columns_are_utf16_and_helpers_say_where_they_are_reached_from(client, tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'probe'\n", "utf-8")
+    helper = tmp_path / "helpers.py"
+    helper.write_text("def halve(t):\n    return t.detach() / 2  # 😀\n", "utf-8")
+    (tmp_path / "net.py").write_text(
+        "from mindspore import nn\nfrom helpers import halve\n\n\nclass Net(nn.Cell):\n"
+        "    def construct(self, x):\n        return halve(x)\n", "utf-8")
+    found = await open_buffer(client, helper, "def halve(t):\n    s = '😀'; return t.detach() / 2\n")
+    assert [d.code for d in found] == ["E8767:detach-call"]
+    line = "    s = '😀'; return t.detach() / 2"
+    assert found[0].range.start.character == line.index("t.detach()") + 1  # the emoji is 2 units
+    related = found[0].related_information
+    assert related and related[0].location.uri == (tmp_path / "net.py").as_uri()
+    assert related[0].location.range.start.line == 5
+    assert "Net.construct" in related[0].message
+
+
+async def test_severity_follows_the_nearest_pyproject_and_the_editor_settings(strict_client,
+                                                                              tmp_path):
+    path = project(tmp_path, BAD)
+    found = await open_buffer(strict_client, path)
+    assert [d.severity for d in found] == [types.DiagnosticSeverity.Error]  # rejected at STRICT
+    assert any("unknown setting 'colour'" in m.message for m in strict_client.log_messages)
+
+
+async def test_pyproject_level_and_configuration_changes(client, tmp_path):
+    path = project(tmp_path, BAD)
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'probe'\n[tool.msgraphlint]\nsyntax-level = 'strict'\n", "utf-8")
+    found = await open_buffer(client, path)
+    assert [d.severity for d in found] == [types.DiagnosticSeverity.Error]
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"msgraphlint": {"syntaxLevel": "lax", "ignore": ["W8720"]}}))
+    assert await published(client, path.as_uri()) == []
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"msgraphlint": {"syntaxLevel": "lax", "select": "third-party"}}))
+    assert [d.severity for d in await published(client, path.as_uri())] == \
+        [types.DiagnosticSeverity.Warning]
+
+
+async def test_bad_input_gives_a_diagnostic_or_a_log_message_never_a_crash(client, tmp_path):
+    path = project(tmp_path, GOOD)
+    found = await open_buffer(client, path, "class Net(:\n    pass\n")
+    assert [d.code.split(":")[1] for d in found] == ["syntax-error"]
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"syntaxLevel": "loose", "select": ["no-such-rule"]}))
+    await published(client, path.as_uri())
+    messages = " ".join(m.message for m in client.log_messages)
+    assert "'loose'" in messages and "no-such-rule" in messages
+    # A document that is not a file, and a file outside any project: the server goes on.
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri="untitled:Untitled-1", language_id="python", version=1, text=BAD)))
+    lonely = tmp_path / "outside" / "net.py"
+    lonely.parent.mkdir()
+    lonely.write_text(BAD, "utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.msgraphlint]\nsyntax-level = 7\n", "utf-8")
+    assert [d.code for d in await open_buffer(client, lonely)] == ["W8720:host-call-on-tensor"]
+    assert any("not a file on disk" in m.message for m in client.log_messages)
+
+
+async def test_closing_a_buffer_clears_its_diagnostics(client, tmp_path):
+    path = project(tmp_path, GOOD)
+    assert await open_buffer(client, path, BAD) != []
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        types.TextDocumentIdentifier(uri=path.as_uri())))
+    assert await published(client, path.as_uri()) == []
+
+
+# ----- code actions ---------------------------------------------------------------------------------
+
+async def test_quick_fix_applies_and_leaves_a_file_that_parses(client, tmp_path):
+    path = project(tmp_path, DETACH)
+    found = await open_buffer(client, path)
+    assert [d.code for d in found] == ["E8767:detach-call"]
+    offered = await actions(client, path, found[0].range)
+    fixes = [a for a in offered if a.kind == types.CodeActionKind.QuickFix and a.is_preferred]
+    assert len(fixes) == 1 and "detach-call" in fixes[0].title
+    assert fixes[0].diagnostics and fixes[0].diagnostics[0].code == "E8767:detach-call"
+    fixed = applied(DETACH, only_edit(fixes[0], path.as_uri()))
+    ast.parse(fixed)
+    assert "ops.stop_gradient(x)" in fixed and "你好 😀" in fixed
+    assert await replace_buffer(client, path, fixed, 2) == []
+
+
+async def test_unsafe_fixes_are_offered_marked_and_not_preferred(client, tmp_path):
+    text = BAD.replace("np.where(x > 0, x, 0)", "np.exp(x)")
+    path = project(tmp_path, text)
+    found = await open_buffer(client, path)
+    assert [d.data["fix"] for d in found] == ["unsafe"]
+    offered = await actions(client, path, found[0].range)
+    marked = [a for a in offered if "[unsafe" in a.title]
+    assert len(marked) == 1 and not marked[0].is_preferred
+    assert "ops.exp(x)" in applied(text, only_edit(marked[0], path.as_uri()))
+    # Fix-all takes the safe fixes only, as --fix does without --unsafe-fixes.
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    assert await actions(client, path, whole, only=[FIX_ALL]) == []
+
+
+async def test_disable_on_this_line_silences_the_finding(client, tmp_path):
+    path = project(tmp_path, BAD)
+    found = await open_buffer(client, path)
+    offered = await actions(client, path, found[0].range, only=[types.CodeActionKind.QuickFix])
+    disable = [a for a in offered if a.title == "Disable host-call-on-tensor on this line"]
+    assert len(disable) == 1
+    silenced = applied(BAD, only_edit(disable[0], path.as_uri()))
+    assert "# pylint: disable=host-call-on-tensor" in silenced.splitlines()[6]
+    assert await replace_buffer(client, path, silenced, 2) == []
+
+
+async def test_fix_all_is_idempotent(client, tmp_path):
+    text = DETACH.replace("return y * 2", "return y.detach() * 2")
+    path = project(tmp_path, text)
+    found = await open_buffer(client, path)
+    assert len(found) == 2
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    offered = await actions(client, path, whole, only=[types.CodeActionKind.SourceFixAll])
+    assert [a.kind for a in offered] == [FIX_ALL]
+    fixed = applied(text, only_edit(offered[0], path.as_uri()))
+    assert fixed.count("ops.stop_gradient") == 2
+    assert await replace_buffer(client, path, fixed, 2) == []
+    assert await actions(client, path, whole, only=[FIX_ALL]) == []
+
+
+# ----- hover ---------------------------------------------------------------------------------------
+
+async def test_hover_shows_the_rules_page(client, tmp_path):
+    path = project(tmp_path, BAD)
+    found = await open_buffer(client, path)
+    inside = types.Position(found[0].range.start.line, found[0].range.start.character + 2)
+    shown = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=inside))
+    assert shown is not None and shown.contents.kind == types.MarkupKind.Markdown
+    assert rule_page(find_rule("host-call-on-tensor")) in shown.contents.value
+    outside = types.Position(0, 0)
+    assert await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=outside)) is None
+
+
+# ----- the bundled ported models, against the CLI --------------------------------------------------
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "msgraphlint.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("model", PORTED_MODELS, ids=lambda path: path.name)
+async def test_ported_models_match_the_cli(client, tmp_path, model):
+    editor_copy, cli_copy = tmp_path / "editor" / model.name, tmp_path / "cli" / model.name
+    shutil.copytree(model, editor_copy)
+    shutil.copytree(model, cli_copy)
+    reported = json.loads(cli("check", "--no-cache", "--format", "json", ".", cwd=editor_copy).stdout)
+    cli("check", "--no-cache", "--fix", ".", cwd=cli_copy)
+    for path in sorted(editor_copy.glob("*.py")):
+        relative = path.relative_to(editor_copy).as_posix()
+        expected = {(f["line"] - 1, f["rule_id"]) for f in reported if f["path"] == relative}
+        found = await open_buffer(client, path)
+        assert {(d.range.start.line, d.code.split(":")[0]) for d in found} == expected, relative
+        text = path.read_text("utf-8")
+        for finding in (f for f in reported if f["path"] == relative and f.get("fix")):
+            where = types.Range(types.Position(finding["line"] - 1, finding["column"] - 1),
+                                types.Position(finding["end_line"] - 1, finding["end_column"] - 1))
+            titles = [a.title for a in await actions(client, path, where)]
+            assert any(finding["fix"]["description"] in title for title in titles), (relative, titles)
+        whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+        fix_all = await actions(client, path, whole, only=[FIX_ALL])
+        after = applied(text, only_edit(fix_all[0], path.as_uri())) if fix_all else text
+        assert after == (cli_copy / relative).read_text("utf-8"), relative
+
+
+# ----- settings, without the protocol --------------------------------------------------------------
+
+def test_editor_settings_are_parsed_like_the_cli_options():
+    settings, problems = EditorSettings.parse(
+        {"msgraphlint": {"syntax-level": "STRICT", "device": "gpu", "ignore": "W8720,third-party",
+                         "unknown": 1}})
+    assert settings.level.value == "strict" and settings.device == "GPU"
+    assert "W8720" in settings.ignore and len(settings.ignore) > 1
+    assert problems == ["unknown setting 'unknown' (known: syntaxLevel, device, select, ignore)"]
+    settings, problems = EditorSettings.parse({"syntaxLevel": 3})
+    assert settings.level is None and "syntax level 3" in problems[0]
+    assert EditorSettings.parse(["lax"])[1] == ["settings: expected an object, got list"]
