@@ -153,3 +153,100 @@ def test_pycharm_external_tool_output_links_to_the_finding(workspace):
     assert Path(path).is_absolute() and Path(path).resolve() == net.resolve()
     assert (int(line_number), int(column)) == (FLAGGED_LINE, flagged_columns()[0] + 1)
     assert "Found 1 problem (1 error)" in result.stdout  # pyproject.toml still applied
+
+
+# ----- the language server, started as each editor's documented configuration starts it ----------
+
+def lsp_exchange(command: list[str], cwd: Path, options: object) -> dict:
+    """initialize, shutdown and exit, over the server's stdio; the initialize result."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": cwd.as_uri(), "capabilities": {},
+                    "initializationOptions": options}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None},
+    ]
+    framed = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                      for body in (json.dumps(m).encode("utf-8") for m in messages))
+    result = subprocess.run(command, input=framed, capture_output=True, cwd=cwd, timeout=120)
+    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+    replies, rest = [], result.stdout
+    while rest:
+        headers, _, rest = rest.partition(b"\r\n\r\n")
+        length = int(re.search(rb"Content-Length: (\d+)", headers).group(1))
+        replies.append(json.loads(rest[:length]))
+        rest = rest[length:]
+    (initialized,) = [reply for reply in replies if reply.get("id") == 1]
+    return initialized["result"]
+
+
+def installed_script(name: str) -> str:
+    script = Path(sys.executable).parent / name
+    if not script.exists():
+        pytest.skip(f"the {name} script is not beside this interpreter")
+    return str(script)
+
+
+def assert_serves_msgraphlint(result: dict) -> None:
+    capabilities = result["capabilities"]
+    assert result["serverInfo"]["name"] == "msgraphlint"
+    assert "source.fixAll.msgraphlint" in capabilities["codeActionProvider"]["codeActionKinds"]
+    assert capabilities["hoverProvider"]
+    assert capabilities["textDocumentSync"]["save"] is not None
+
+
+def test_helix_configuration_starts_the_server(workspace):
+    import tomllib
+
+    config = tomllib.loads(documented_block("helix-languages", "toml"))
+    server = config["language-server"]["msgraphlint"]
+    assert "msgraphlint" in config["language"][0]["language-servers"]
+    command = [installed_script(server["command"]), *server["args"]]
+    assert_serves_msgraphlint(lsp_exchange(command, workspace, server["config"]))
+
+
+def test_neovim_configuration_starts_the_server(workspace):
+    block = documented_block("neovim-config", "lua")
+    cmd = re.search(r"cmd = \{ (.*?) \}", block).group(1)
+    command = [part.strip().strip("'") for part in cmd.split(",")]
+    options = dict(re.findall(r"(\w+) = '(\w+)'", re.search(r"init_options = \{(.*?)\}",
+                                                            block).group(1)))
+    assert command[0] == "msgraphlint" and "vim.lsp.enable('msgraphlint')" in block
+    assert_serves_msgraphlint(lsp_exchange([installed_script(command[0]), *command[1:]],
+                                           workspace, options))
+
+
+def test_pycharm_lsp4ij_command_starts_the_server(workspace):
+    text = documented_block("lsp4ij-command", "text").strip()
+    program, *arguments = text.replace("$PROJECT_DIR$/.venv/bin/", "").split()
+    assert_serves_msgraphlint(lsp_exchange([installed_script(program), *arguments], workspace,
+                                           None))
+
+
+def test_documented_server_settings_are_understood():
+    from msgraphlint.server.session import EditorSettings
+
+    settings, problems = EditorSettings.parse(json.loads(documented_block("server-settings",
+                                                                          "json")))
+    assert problems == [] and settings.level.value == "strict" and settings.select
+    glspc = json.loads(documented_block("vscode-glspc-settings", "json"))
+    assert glspc["glspc.server.commandArguments"] == ["server"]
+    assert EditorSettings.parse(glspc["glspc.server.initializationOptions"])[1] == []
+
+
+def test_vscode_extension_settings_are_the_extensions_own():
+    manifest = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text("utf-8"))
+    declared = manifest["contributes"]["configuration"]["properties"]
+    documented = json.loads(documented_block("vscode-extension-settings", "json"))
+    assert {key for key in documented if key.startswith("msgraphlint.")} <= set(declared)
+    assert documented["[python]"]["editor.codeActionsOnSave"] == {
+        "source.fixAll.msgraphlint": "explicit"}
+    # What the extension sends as settings is what the server understands.
+    from msgraphlint.server.session import EditorSettings
+
+    sent = {key.split(".", 1)[1]: spec["default"] for key, spec in declared.items()
+            if key != "msgraphlint.command"}
+    assert EditorSettings.parse(sent)[1] == []
+    extension = (ROOT / "editors" / "vscode" / "extension.js").read_text("utf-8")
+    assert all(f'{name}: config.get("{name}")' in extension for name in sent)
