@@ -57,6 +57,12 @@ class Net(nn.Cell):
 
 
 async def start(lsp_client: LanguageClient, options: object = None, root: Path = ROOT) -> None:
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:  # as VS Code does: accept
+        lsp_client.registrations.extend(params.registrations)
+
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=root.as_uri(),
@@ -251,6 +257,27 @@ async def test_bad_input_gives_a_diagnostic_or_a_log_message_never_a_crash(clien
     assert any("not a file on disk" in m.message for m in client.log_messages)
 
 
+async def test_files_changed_on_disk_are_read_again(client, tmp_path):
+    path = project(tmp_path, "from mindspore import nn\nfrom helpers import Block\n\n\n"
+                   "class Net(nn.Cell):\n    def construct(self, x):\n        return Block()(x)\n")
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("def Block():\n    return abs\n", "utf-8")
+    assert await open_buffer(client, path) == []
+    watched = [r for r in client.registrations
+               if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert [w["globPattern"] for w in watched[0].register_options["watchers"]] == \
+        ["**/*.py", "**/pyproject.toml"]
+    # Another tool turns the helper into a Cell with weights: created in construct, never trained.
+    helpers.write_text("from mindspore import nn\n\n\nclass Block(nn.Cell):\n"
+                       "    def __init__(self):\n        super().__init__()\n"
+                       "        self.dense = nn.Dense(2, 2)\n\n"
+                       "    def construct(self, x):\n        return self.dense(x)\n", "utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]))
+    found = await published(client, path.as_uri())
+    assert [d.code for d in found] == ["W8762:weighted-cell-created-in-construct"]
+
+
 async def test_closing_a_buffer_clears_its_diagnostics(client, tmp_path):
     path = project(tmp_path, GOOD)
     assert await open_buffer(client, path, BAD) != []
@@ -372,3 +399,13 @@ def test_editor_settings_are_parsed_like_the_cli_options():
     settings, problems = EditorSettings.parse({"syntaxLevel": 3})
     assert settings.level is None and "syntax level 3" in problems[0]
     assert EditorSettings.parse(["lax"])[1] == ["settings: expected an object, got list"]
+
+
+def test_without_the_server_extra_the_command_says_how_to_install_it():
+    hide = ("import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None; "
+            "sys.argv = ['msgraphlint', 'server']; from msgraphlint.cli import main; main()")
+    result = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2
+    assert "pip install 'msgraphlint[server]'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -27,9 +27,6 @@ function activate(context) {
     {
       documentSelector: [{ scheme: "file", language: "python" }],
       initializationOptions: settings(),
-      synchronize: {
-        fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.py,pyproject.toml}"),
-      },
     }
   );
   context.subscriptions.push(

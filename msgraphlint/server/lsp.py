@@ -192,6 +192,26 @@ def initialize(ls: GraphLintServer, params: types.InitializeParams) -> None:
     ls.use_settings(params.initialization_options)
 
 
+@server.feature(types.INITIALIZED)
+async def initialized(ls: GraphLintServer, params: types.InitializedParams) -> None:
+    """Ask the client to say when project files change on disk (a checkout, another tool): the
+    engine reads them again (``Session.disk_changed``)."""
+    watched = ls.client_capabilities.workspace and \
+        ls.client_capabilities.workspace.did_change_watched_files
+    if not (watched and watched.dynamic_registration):
+        return
+    watchers = [types.FileSystemWatcher(glob_pattern=pattern)
+                for pattern in ("**/*.py", "**/pyproject.toml")]
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+            types.Registration(id="msgraphlint-watched-files",
+                               method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                               register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                                   watchers=watchers))]))
+    except Exception as error:  # noqa: BLE001 - without it, saves in the editor still count
+        ls.log(types.MessageType.Info, f"file watching not registered: {error}")
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 @_guarded
 def did_open(ls: GraphLintServer, params: types.DidOpenTextDocumentParams) -> None:
