@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -129,10 +130,10 @@ def utf16_offset(line: str, character: int) -> int:
 
 def applied(text: str, edits) -> str:
     """``text`` with LSP text edits applied (UTF-16 positions), last first."""
-    lines = text.splitlines(keepends=True) + [""]
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    # Lines as the protocol breaks them (\n, \r\n, \r), not as str.splitlines does.
+    starts = [0] + [match.end() for match in re.finditer(r"\r\n|\r|\n", text)]
+    lines = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)])] + [""]
+    starts.append(len(text))
 
     def offset(position: types.Position) -> int:
         line = lines[position.line] if position.line < len(lines) else ""
@@ -185,16 +186,18 @@ async def test_typing_is_debounced_into_one_analysis(client, tmp_path):
     assert [d.code for d in params.diagnostics] == ["W8720:host-call-on-tensor"]
 
 
-async def test_incremental_changes_are_applied_to_the_buffer(client, tmp_path):
+async def test_form_feeds_and_odd_line_breaks_keep_the_buffer_in_step(client, tmp_path):
+    # The protocol breaks lines at \n, \r\n and \r only; a form feed inside a line (pygls'
+    # incremental sync splits there too) must not move what follows it.
+    text = DETACH.replace("class Net", "\x0c\nclass Net").replace("# 你好", "# 你好\u2028")
     path = project(tmp_path, GOOD)
-    await open_buffer(client, path)
-    uri = path.as_uri()
-    start = GOOD.splitlines()[6].index("ops.where")
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [types.TextDocumentContentChangePartial(
-            range=types.Range(types.Position(6, start), types.Position(6, start + 3)), text="np")]))
-    assert [d.code for d in await published(client, uri)] == ["W8720:host-call-on-tensor"]
+    found = await open_buffer(client, path, text)
+    assert [(d.code, d.range.start.line) for d in found] == [("E8767:detach-call", 6)]
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    (fix_all,) = await actions(client, path, whole, only=[FIX_ALL])
+    fixed = applied(text, only_edit(fix_all, path.as_uri()))
+    assert "\x0c\nclass Net" in fixed and "ops.stop_gradient(x)" in fixed and "\u2028" in fixed
+    assert fixed.count("return y * 2") == 1 and fixed.endswith("return y * 2\n")
 
 
 async def test_columns_are_utf16_and_helpers_say_where_they_are_reached_from(client, tmp_path):
@@ -276,6 +279,55 @@ async def test_files_changed_on_disk_are_read_again(client, tmp_path):
         types.FileEvent(uri=helpers.as_uri(), type=types.FileChangeType.Changed)]))
     found = await published(client, path.as_uri())
     assert [d.code for d in found] == ["W8762:weighted-cell-created-in-construct"]
+
+
+async def test_a_coding_cookie_keeps_columns_and_fixes_exact(client, tmp_path):
+    text = "# -*- coding: latin-1 -*-\n" + DETACH.replace("y = x.detach()  # 你好 😀",
+                                                        "s = 'café'; y = x.detach()")
+    path = project(tmp_path, GOOD)
+    found = await open_buffer(client, path, text)
+    line = text.splitlines()[6]
+    assert [(d.range.start.line, d.range.start.character) for d in found] == \
+        [(6, line.index("x.detach()"))]
+    fixes = [a for a in await actions(client, path, found[0].range) if a.is_preferred]
+    fixed = applied(text, only_edit(fixes[0], path.as_uri()))
+    assert "s = 'café'; y = ops.stop_gradient(x)" in fixed
+
+
+async def test_a_bom_the_editor_keeps_survives_fix_all(client, tmp_path):
+    text = "\ufeff" + DETACH
+    path = project(tmp_path, GOOD)
+    await open_buffer(client, path, text)
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    (fix_all,) = await actions(client, path, whole, only=[FIX_ALL])
+    fixed = applied(text, only_edit(fix_all, path.as_uri()))
+    assert fixed.startswith("\ufeff") and not fixed.startswith("\ufeff\ufeff")
+
+
+async def test_projects_do_not_see_each_other(client, tmp_path):
+    # Project b sets the flag from outside; project a never does, so its branch is folded away.
+    flagged = ("import numpy as np\nfrom mindspore import nn\n\n\nclass Net(nn.Cell):\n"
+               "    def __init__(self):\n        super().__init__()\n        self.use_numpy = False\n\n"
+               "    def construct(self, x):\n        if self.use_numpy:\n"
+               "            return np.exp(x)\n        return x\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = project(tmp_path / "a", flagged)
+    b = project(tmp_path / "b", "def toggle(thing):\n    thing.use_numpy = True\n")
+    assert await open_buffer(client, a) == []
+    await open_buffer(client, b)
+    assert await replace_buffer(client, a, flagged + "\n", 2) == []
+
+
+async def test_another_tools_settings_leave_ours_alone(strict_client, tmp_path):
+    path = project(tmp_path, BAD)
+    assert [d.severity for d in await open_buffer(strict_client, path)] == \
+        [types.DiagnosticSeverity.Error]
+    strict_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"python": {"analysis": {"typeCheckingMode": "basic"}}}))
+    assert await replace_buffer(strict_client, path, BAD + "\n", 2) != []
+    assert [d.severity for d in strict_client.diagnostics[path.as_uri()]] == \
+        [types.DiagnosticSeverity.Error]
 
 
 async def test_closing_a_buffer_clears_its_diagnostics(client, tmp_path):

@@ -25,7 +25,9 @@ from ..engine.findings import Edit, Finding
 from ..fix import SAFE, apply_to_file
 from ..knowledge.catalogue import Severity
 from ..version import __version__
-from .session import EditorSettings, FileReport, Session, suppression_edit
+from .session import (
+    SETTING_NAMES, SETTINGS_SECTION, EditorSettings, FileReport, Session, suppression_edit,
+)
 
 DEBOUNCE_SECONDS = 0.1  # after the last keystroke; the analysis of a 1,000-line file takes ~0.1 s
 SOURCE = "msgraphlint"
@@ -42,16 +44,27 @@ log = logging.getLogger(__name__)
 
 class GraphLintServer(LanguageServer):
     def __init__(self) -> None:
+        # Whole texts: pygls applies increments with str.splitlines, which breaks lines at form
+        # feeds and other characters the protocol does not, and its copy would drift.
         super().__init__("msgraphlint", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Full)
         self.session = Session()
         self.reports: dict[str, tuple[int | None, FileReport]] = {}  # uri -> (version, report)
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._config_problems_shown: set[str] = set()
+        self._not_files_logged: set[str] = set()
+        self._analysed: dict[str, int] = {}  # uri -> the version last analysed
 
     # ----- settings -------------------------------------------------------------------------
 
     def use_settings(self, options: object) -> None:
+        """Settings the client sent as msgraphlint's: a ``msgraphlint`` section, or a flat
+        object of our names. Anything else (another tool's section, nothing) keeps ours."""
+        if isinstance(options, dict) and SETTINGS_SECTION not in options and options and \
+                not set(options) & set(SETTING_NAMES):
+            return
+        if options is None:
+            return
         settings, problems = EditorSettings.parse(options)
         for problem in problems:
             self.log(types.MessageType.Warning, problem)
@@ -61,6 +74,8 @@ class GraphLintServer(LanguageServer):
 
     def report_for(self, uri: str) -> FileReport | None:
         """The findings for the text the editor holds now (computed if a change is pending)."""
+        if uri not in self.workspace.text_documents:
+            return None  # a hover or code action on a file the editor has not opened
         document = self.workspace.get_text_document(uri)
         cached = self.reports.get(uri)
         if cached is not None and cached[0] == document.version and uri not in self._pending:
@@ -72,8 +87,11 @@ class GraphLintServer(LanguageServer):
         if (pending := self._pending.pop(uri, None)) is not None:
             pending.cancel()
         path = path_of(uri)
-        if path is None:
-            self.log(types.MessageType.Info, f"{uri}: not a file on disk; msgraphlint checks files")
+        if path is None or uri not in self.workspace.text_documents:
+            if path is None and uri not in self._not_files_logged:
+                self._not_files_logged.add(uri)
+                self.log(types.MessageType.Info, f"{uri}: not a file on disk; msgraphlint checks"
+                         " files")
             return None
         document = self.workspace.get_text_document(uri)
         try:
@@ -87,6 +105,13 @@ class GraphLintServer(LanguageServer):
             self.log(types.MessageType.Error, f"internal error: {message}")
         self._show_config_problem(path)
         self.reports[uri] = (document.version, report)
+        if self._analysed.get(uri) != document.version:
+            # The other open files' findings may read this buffer: recomputed when next asked
+            # for, and republished on save and close.
+            self._analysed[uri] = document.version
+            for other in list(self.reports):
+                if other != uri:
+                    self.reports[other] = (None, self.reports[other][1])
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
             diagnostics=[self.diagnostic(report, finding) for finding in report.findings]))
@@ -103,9 +128,13 @@ class GraphLintServer(LanguageServer):
         if uri in self.workspace.text_documents:
             self.publish(uri)
 
-    def publish_all(self) -> None:
+    def publish_all(self, first: str | None = None) -> None:
+        """Every open document: ``first`` now, the others once the editor is quiet."""
         for uri in list(self.workspace.text_documents):
-            self.publish(uri)
+            if uri == first:
+                self.publish(uri)
+            else:
+                self.publish_later(uri)
 
     def _show_config_problem(self, path: Path) -> None:
         _, problem = self.session.config_for(path)
@@ -230,7 +259,7 @@ def did_save(ls: GraphLintServer, params: types.DidSaveTextDocumentParams) -> No
     # The saved file is on disk now: the other open files may reach it through imports.
     if (path := path_of(params.text_document.uri)) is not None:
         ls.session.disk_changed([path])
-    ls.publish_all()
+    ls.publish_all(first=params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -240,9 +269,11 @@ def did_close(ls: GraphLintServer, params: types.DidCloseTextDocumentParams) -> 
     if (pending := ls._pending.pop(uri, None)) is not None:
         pending.cancel()
     ls.reports.pop(uri, None)
+    ls._analysed.pop(uri, None)
     if (path := path_of(uri)) is not None:
         ls.session.close(path)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    ls.publish_all()  # the others read the file from disk again
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -313,7 +344,7 @@ def quick_fixes(ls: GraphLintServer, uri: str, report: FileReport,
     rule = finding.rule
     diagnostic = ls.diagnostic(report, finding)
     actions = []
-    project = ls.session.engine_for(report.config).project
+    project = ls.session.engine_for(report.path, report.config).project
     if finding.fix is not None and apply_to_file(report.path, [finding], project) is not None:
         safe = finding.fix.applicability == SAFE
         title = f"{finding.fix.description} ({rule.symbol})"

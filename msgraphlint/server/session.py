@@ -11,8 +11,11 @@ it (``ReachModel.sync``), and a file saved or changed on disk is read again
 
 from __future__ import annotations
 
+import codecs
+import io
 import os
 import re
+import tokenize
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +36,7 @@ from ..engine.suppress import Suppressions
 from ..knowledge.catalogue import Level
 from ..fix.edits import apply_edits
 from ..pipeline import attach_fixes, fix_buffer, new_engine, select
+from ..syntax.project import project_root_for
 from ..syntax.source import split_lines
 
 # The editor's settings (initializationOptions, workspace/didChangeConfiguration), as the CLI's
@@ -148,7 +152,7 @@ class Session:
     # ----- what the editor tells ------------------------------------------------------------
 
     def open(self, path: Path, text: str) -> None:
-        self.buffers[path] = text.encode("utf-8", "surrogatepass")
+        self.buffers[path] = encoded(text)
 
     change = open  # a whole buffer either way: the protocol layer applies the increments
 
@@ -187,8 +191,11 @@ class Session:
         except ConfigError as error:  # MS_DEV_JIT_SYNTAX_LEVEL set to something MindSpore rejects
             return Config(), str(error)
 
-    def engine_for(self, config: Config) -> Engine:
-        key = (config.jit_modules, config.jit_ignore_modules)
+    def engine_for(self, path: Path, config: Config) -> Engine:
+        """One engine per project (and its JIT module settings): another project's files never
+        enter what this one's questions scan."""
+        key = (project_root_for(Path(os.path.abspath(path)).parent), config.jit_modules,
+               config.jit_ignore_modules)
         if key not in self._engines:
             self._engines[key] = new_engine(config=config)
         return self._engines[key]
@@ -201,7 +208,7 @@ class Session:
                 else Path(path).read_text("utf-8", "replace") if path.is_file() else "")
         if config.excludes(path):
             return FileReport(path, text, [], config)
-        engine = self._engine_with_buffers(config)
+        engine = self._engine_with_buffers(path, config)
         checked = engine.check_files([path], {path: raw} if raw is not None else None)
         findings = [f for f in attach_fixes(select(checked.findings, config), engine)
                     if not f.suppressed and f.path == path]
@@ -215,16 +222,30 @@ class Session:
         raw = self.buffers.get(path)
         if raw is None or config.excludes(path):
             return None
-        fixed = fix_buffer(self._engine_with_buffers(config), path, raw, config)
+        fixed = fix_buffer(self._engine_with_buffers(path, config), path, raw, config)
         if fixed is None or not fixed[1]:
             return None
-        return fixed[0]
+        bom = "\ufeff" if raw.startswith(codecs.BOM_UTF8) else ""  # kept, as --fix keeps it
+        return bom + fixed[0]
 
-    def _engine_with_buffers(self, config: Config) -> Engine:
-        engine = self.engine_for(config)
+    def _engine_with_buffers(self, path: Path, config: Config) -> Engine:
+        engine = self.engine_for(path, config)
         for path, raw in self.buffers.items():  # unchanged buffers cost a digest each
             engine.project.source(path, raw)
         return engine
+
+
+def encoded(text: str) -> bytes:
+    """A buffer's text as the bytes its file would hold: in the encoding its coding cookie
+    declares (PEP 263), so that the engine decodes exactly the text the editor shows and every
+    column and edit lines up; UTF-8 when there is none or it cannot hold the text."""
+    head = "\n".join(text.split("\n", 2)[:2]).encode("utf-8", "surrogatepass")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(head).readline)
+        # A BOM the editor kept is the text's own first character: encoded once, not twice.
+        return text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return text.encode("utf-8", "surrogatepass")
 
 
 def _modified(path: Path | None) -> float:
@@ -236,6 +257,7 @@ def _modified(path: Path | None) -> float:
 
 # ----- "disable on this line" -------------------------------------------------------------------
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _DISABLE_COMMENT = re.compile(r"#\s*(?:pylint|msgraphlint)\s*:\s*disable\s*=\s*[^#]*?(?=\s*(?:#|$))")
 
 
@@ -257,8 +279,10 @@ def suppression_edit(report: FileReport, finding: Finding) -> Edit | None:
     candidates.append(Edit(report.path, finding.line, end, finding.line, end,
                            f"  # pylint: disable={symbol}"))
     indent = line[: len(line) - len(line.lstrip())]
+    ending = _LINE_END.search(report.text)  # the file's own line ending
     candidates.append(Edit(report.path, finding.line, 1, finding.line, 1,
-                           f"{indent}# pylint: disable-next={symbol}\n"))
+                           f"{indent}# pylint: disable-next={symbol}"
+                           f"{ending.group(0) if ending else chr(10)}"))
     for edit in candidates:
         text = apply_edits(report.text, [edit])
         moved = finding.line + edit.content.count("\n")

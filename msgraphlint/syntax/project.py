@@ -682,8 +682,9 @@ class Project:
             if key in self._sources:
                 self.source(path, self.raw(path))
         for derived in (self._import_index, self._importers, self._text_scans, self._external_sets,
-                        self._listings, self._found):
+                        self._listings, self._found, self._project_roots):
             derived.clear()
+        _package_of.cache_clear()  # an __init__.py added or removed makes or unmakes a package
         self.generation += 1
 
     def lines(self, path: Path) -> list[str]:
