@@ -181,7 +181,7 @@ def check(
             "--confirm",
             help="Compile every Cell and jit function that has findings with the real MindSpore"
             " (in child processes: this imports your code) and mark each finding confirmed,"
-            " not-reproduced or unverified. Needs: pip install 'msgraphlint\\[confirm]'.",
+            " not-reproduced, fails-elsewhere or unverified. Needs: pip install 'msgraphlint\\[confirm]'.",
         ),
     ] = False,
     confirm_all: Annotated[

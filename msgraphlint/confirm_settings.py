@@ -7,7 +7,8 @@ key, which the CLI turns into exit code 2::
 
     [tool.msgraphlint.confirm]
     inputs = ["float32[2,2]"]          # default for every target: one per parameter of construct
-    timeout = 300                      # seconds per target (and for importing its module)
+    timeout = 300                      # seconds per target (compiling and running it)
+    import-timeout = 60                # seconds for importing a module
     memory-limit-mb = 8192             # resident memory of one child process
 
     [tool.msgraphlint.confirm.targets."models/net.py::Net"]
@@ -29,6 +30,9 @@ SPEC = re.compile(r"^\s*(\w+)\s*\[([^\]]*)\]\s*$")
 DIM = re.compile(r"^\s*(None|\d+)\s*$")
 DEFAULT_INPUT = "float32[2,2]"
 DEFAULT_TIMEOUT = 300.0
+# A module's import is not where a large model spends its time (compiling is): one that has not
+# finished in a minute hangs, and must not cost a whole target's limit.
+DEFAULT_IMPORT_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 8192
 
 
@@ -46,6 +50,7 @@ class TargetSettings:
 class ConfirmSettings:
     inputs: tuple[str, ...] | None = None  # None: one DEFAULT_INPUT per positional parameter
     timeout: float = DEFAULT_TIMEOUT
+    import_timeout: float = DEFAULT_IMPORT_TIMEOUT
     memory_limit_mb: int = DEFAULT_MEMORY_MB
     targets: dict[str, TargetSettings] = field(default_factory=dict, hash=False)
 
@@ -100,7 +105,7 @@ def _target(key: str, value: object, where: str) -> TargetSettings:
     return TargetSettings(inputs, tuple(sorted(init.items())))
 
 
-KNOWN = frozenset({"inputs", "timeout", "memory-limit-mb", "targets"})
+KNOWN = frozenset({"inputs", "timeout", "import-timeout", "memory-limit-mb", "targets"})
 
 
 def parse_confirm(value: object, where: str) -> ConfirmSettings:
@@ -118,6 +123,8 @@ def parse_confirm(value: object, where: str) -> ConfirmSettings:
     return ConfirmSettings(
         inputs=_inputs(value["inputs"], where) if "inputs" in value else None,
         timeout=float(_positive(value.get("timeout", DEFAULT_TIMEOUT), where, "timeout")),
+        import_timeout=float(_positive(value.get("import-timeout", DEFAULT_IMPORT_TIMEOUT), where,
+                                       "import-timeout")),
         memory_limit_mb=int(_positive(value.get("memory-limit-mb", DEFAULT_MEMORY_MB), where,
                                       "memory-limit-mb")),
         targets={

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -282,13 +283,15 @@ def hostile_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
     for name, text in HOSTILE.items():
         (root / name).write_text(text)
-    config = Config(level=Level.LAX, confirm=ConfirmSettings(timeout=10, memory_limit_mb=1500))
+    config = Config(level=Level.LAX, confirm=ConfirmSettings(timeout=10, import_timeout=8,
+                                                             memory_limit_mb=1500))
     return root, confirm([root], config, tmp_path_factory.mktemp("cache"))
 
 
 @pytest.mark.parametrize("name, reason", [
     ("exits.py", "importing the module: the child process exited with status 3"),
-    ("loops.py", "importing the module: the child process did not finish within the 10 s"),
+    ("loops.py", "importing the module: the child process did not finish within the 8 s import"
+                 " limit (import-timeout in [tool.msgraphlint.confirm])"),
     ("segfault.py", "importing the module: the child process crashed with SIGSEGV"),
     ("raises.py", "importing the module raised ImportError: no such thing"),
     ("hog.py", "MB memory limit (memory-limit-mb in [tool.msgraphlint.confirm])"),
@@ -414,6 +417,23 @@ def test_cli_text_and_json_carry_the_status(cli_project):
     assert "0 compiled, 1 cached" in done.stderr  # the text run above filled the cache
 
 
+def test_a_hanging_import_costs_at_most_a_minute_by_default(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "hangs.py").write_text("import time\ntime.sleep(3600)\n" + CELL)
+    (tmp_path / "net.py").write_text(CELL)
+    started = time.monotonic()
+    done = cli("check", "--confirm", "--no-cache", "--format", "json", "-j", "2", ".",
+               cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    records = {r["path"]: r for r in json.loads(done.stdout)}
+    assert records["net.py"]["confirmation"] == "confirmed"
+    hung = records["hangs.py"]
+    assert hung["confirmation"] == "unverified"
+    assert "did not finish within the 60 s import limit" in json.dumps(hung["evidence"])
+    # The default limit, plus MindSpore's start and the other module's compile.
+    assert 60 <= elapsed < 60 + 45, elapsed
+
+
 def test_confirm_without_mindspore_says_how_to_install_it(tmp_path):
     shim = tmp_path / "shim"
     shim.mkdir()
@@ -443,3 +463,131 @@ def test_confirm_needs_files_on_disk_not_stdin():
 
     code, _, err = run("check", "-", "--confirm", stdin=CELL)
     assert code == 2 and "cannot confirm stdin" in err
+
+
+# ----- targets built and fed as the project does; findings confirmed by their own failure ---------
+
+PORTED = {
+    "pyproject.toml": "[project]\nname = 'ported'\n",
+    "blocks.py": textwrap.dedent('''
+        import numpy as np
+        import mindspore as ms
+        from mindspore import nn
+
+
+        def leaky(x):
+            return ms.Tensor(np.where(x > 0, x, 0.1 * x))
+
+
+        class Block(nn.Cell):
+            def __init__(self, channels):
+                super().__init__()
+                self.conv1 = nn.Conv2d(channels, channels, 3, pad_mode="same", has_bias=False)
+                self.bn1 = nn.BatchNorm2d(channels)
+                self.conv2 = nn.Conv2d(channels, channels, 3, pad_mode="same", has_bias=False)
+                self.bn2 = nn.BatchNorm2d(channels)
+
+            def construct(self, x):
+                # The host result feeds layers that need its shape while compiling.
+                out = leaky(self.bn1(self.conv1(x)))
+                out = self.bn2(self.conv2(out))
+                return leaky(out + x)
+
+
+        class Net(nn.Cell):
+            def __init__(self, channels=4):
+                super().__init__()
+                self.stem = nn.Conv2d(3, channels, 3, pad_mode="same")
+                self.blocks = nn.SequentialCell([Block(channels) for _ in range(2)])
+
+            def construct(self, images):
+                return self.blocks(self.stem(images)).detach()
+    '''),
+    "elsewhere.py": textwrap.dedent('''
+        from mindspore import nn
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                y = x.reshape(7, 7, 7)  # 4 elements cannot take that shape: no finding says so
+                return y.detach()
+    '''),
+    "driven.py": textwrap.dedent('''
+        import numpy as np
+        import mindspore as ms
+
+
+        @ms.jit
+        def halve(x):
+            return x.reshape(35) / 2
+
+
+        def main():
+            x = ms.Tensor(np.ones((5, 7), np.float32))
+            print(halve(x))
+    '''),
+}
+
+
+@pytest.fixture(scope="module")
+def ported_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ported")
+    for name, text in PORTED.items():
+        (root / name).write_text(text)
+    outcome = confirm([root], Config(level=Level.LAX), tmp_path_factory.mktemp("cache"),
+                      every=True)
+    return root, outcome
+
+
+def test_targets_are_built_and_fed_as_the_project_does(ported_run):
+    _, outcome = ported_run
+    targets = {t.label: t for t in outcome.targets if t.path.name != "elsewhere.py"}
+    # Block(channels) in Net.__init__(self, channels=4): built with 4, fed 4-channel images.
+    assert dict(targets["Block"].init) == {"channels": 4}
+    assert targets["Block"].inputs == ("float32[2,4,8,8]",)
+    assert targets["Net"].inputs == ("float32[2,3,8,8]",)  # its stem: nn.Conv2d(3, ...)
+    assert targets["halve"].inputs == ("float32[5,7]",)  # what main() passes it
+    assert targets["halve"].result["status"] == "compiled"  # reshape(35) fits 5x7, not 2x2
+
+
+def test_an_error_naming_no_line_confirms_the_finding_whose_rewrite_gets_past_it(ported_run):
+    root, outcome = ported_run
+    found = by_line(outcome, root / "blocks.py")
+    host_call = next(f for (symbol, _), f in found.items() if symbol == "host-call-on-tensor")
+    assert host_call.confirmation == "confirmed"
+    assert any("ops.where in the graph" in detail and "gets past that error" in detail
+               for _, detail in host_call.evidence)
+    # Net stops at the same error first; with the host call rewritten, at its own detach().
+    detach = next(f for (symbol, _), f in found.items() if symbol == "detach-call")
+    assert detach.confirmation == "confirmed"
+    assert "with the findings it reaches before this one rewritten" in detach.evidence[0][1]
+    assert "'Tensor' object has no attribute 'detach'" in detach.evidence[0][1]
+    # Every error is a finding's own: no compile error of its own is left.
+    assert not any(f.rule.symbol == "graph-compile-error" for f in found.values())
+
+
+def test_a_target_failing_for_another_reason_confirms_nothing(ported_run):
+    root, outcome = ported_run
+    found = by_line(outcome, root / "elsewhere.py")
+    detach = next(f for (symbol, _), f in found.items() if symbol == "detach-call")
+    assert detach.confirmation == "fails-elsewhere"
+    assert "stopped at an earlier error" in detach.evidence[0][1]
+    assert any(symbol == "graph-compile-error" for symbol, _ in found)  # the reshape's own
+
+
+def test_the_bundled_resnet_port_is_confirmed_by_its_own_errors(tmp_path):
+    shutil.copytree(ROOT / "samples" / "models" / "resnet_port", tmp_path / "resnet_port")
+    done = cli("check", "--confirm", "--no-cache", "--format", "json", "-j", "2", "resnet_port",
+               cwd=tmp_path)
+    records = json.loads(done.stdout)
+    statuses = {(r["symbol"], r["confirmation"]) for r in records}
+    # No compile error left unexplained: each error is some finding's own.
+    assert not any(symbol == "graph-compile-error" for symbol, _ in statuses), statuses
+    nested = {r["symbol"] for r in records if r["confirmation"] == "unverified"}
+    assert nested <= {"asnumpy-in-graph"}  # train()'s nested jit step: built only by running it
+    assert {symbol for symbol, status in statuses if status == "confirmed"} == {
+        "tensor-size-call", "global-list-mutation", "detach-call", "numpy-reduction-on-tensor",
+        "host-call-on-tensor"}
+    evidence = {r["symbol"]: " ".join(e["detail"] for e in r["evidence"]) for r in records}
+    assert "call ops.where in the graph" in evidence["host-call-on-tensor"]
+    assert "0 in GRAPH_MODE, 1 in PyNative" in evidence["global-list-mutation"]

@@ -131,3 +131,12 @@ def test_names_resolve(mindspore):
         assert resolve(qualified) is not None
     for prefix in (*facts.TENSOR_FUNCTION_MODULES, *facts.CELL_NAMESPACES, facts.PRIMITIVE_NAMESPACE):
         importlib.import_module(prefix.rstrip("."))
+
+
+def test_layer_inputs_name_each_layers_own_parameter(mindspore):
+    import inspect
+
+    for qualified, (name, position, rank) in facts.LAYER_INPUTS.items():
+        parameters = list(inspect.signature(resolve(qualified).__init__).parameters)[1:]
+        assert parameters[position] == name, qualified
+        assert rank >= 2

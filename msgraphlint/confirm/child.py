@@ -28,7 +28,9 @@ import traceback
 from pathlib import Path
 
 from ..knowledge.catalogue import Verdict
-from .referee import IN_FILE, Judgement, Unrunnable, is_user_file, judge, one_line
+from .referee import (
+    IN_FILE, Judgement, Unrunnable, gradient_summary, is_user_file, judge, one_line,
+)
 
 MESSAGE_LIMIT = 4000  # characters of the compiler's message kept
 
@@ -104,7 +106,8 @@ def result_of(judgement: Judgement, result: dict) -> dict:
                       primary=list(primary_location(text) or []) or None)
         return result
     result.update(status="compiled", evidence=[list(pair) for pair in judgement.evidence],
-                  fallback=[list(loc) for loc in judgement.fallback])
+                  fallback=[list(loc) for loc in judgement.fallback],
+                  gradient=gradient_summary(judgement.graph.gradient if judgement.graph else None))
     if judgement.note is not None:
         result["note"] = judgement.note
     return result

@@ -1,8 +1,10 @@
 """From what MindSpore did with each target to a status on each static finding.
 
 - The target failed to compile: a finding at a line the compiler's message names ("In file
-  X:line"), or in the function the error is in, is ``confirmed``; other findings in the target are
-  ``unverified`` (the compiler stops at its first error). An error no finding accounts for becomes
+  X:line"), or in the function the error is in, or (when the message names no line) whose API or
+  attribute the message names, is ``confirmed``; the target's other findings come back
+  ``fails-elsewhere`` with that error (the compiler stops at its first error: it says nothing
+  about them), never confirmed by another problem's failure. An error no finding accounts for becomes
   a ``graph-compile-error`` finding of its own, at the line MindSpore names.
 - The target compiled: a finding whose rule says "rejected" at that level is ``not-reproduced``; one
   whose rule says "misbehaves" is ``confirmed`` when the run shows the rule's evidence (output,
@@ -27,7 +29,8 @@ from ..engine.findings import Finding
 from .plan import ConfirmTarget, Planner
 
 CONFIRMED, NOT_REPRODUCED, UNVERIFIED = "confirmed", "not-reproduced", "unverified"
-STATUSES = (CONFIRMED, NOT_REPRODUCED, UNVERIFIED)
+FAILS_ELSEWHERE = "fails-elsewhere"  # the target fails, for a reason other than this finding
+STATUSES = (CONFIRMED, NOT_REPRODUCED, FAILS_ELSEWHERE, UNVERIFIED)
 COMPILE_ERROR = "graph-compile-error"
 
 
@@ -134,7 +137,7 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
             if any(_same_file(path, finding.path) for path, _ in _locations(result)):
                 return CONFIRMED, [("import", error)], None
             # It failed elsewhere (a missing dependency, another module): no answer about this file.
-            return UNVERIFIED, [("reason", error)], None
+            return FAILS_ELSEWHERE, [("import", error)], None
         if verdict == Verdict.ACCEPTED:
             return CONFIRMED, [("import", "the module imports without error")], None
         return NOT_REPRODUCED, [("import", "the module imports without error")], None
@@ -176,10 +179,13 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         # Near but not at the line, only a rule that predicts this very failure is confirmed
         # (an endless `while True` beside a host call is the loop's error, not the call's).
         elsewhere = f" at {_where(primary)}" if primary else ""
-        return UNVERIFIED, [("reason", f"the compile of {target.label} stopped at an error"
-                             f"{elsewhere} ({error}); fix it and run again")], message
+        return FAILS_ELSEWHERE, [("compile", f"the compile of {target.label} stopped at an error"
+                                  f"{elsewhere} ({error}); fix it and run again")], message
     here = _function_of(target, finding.path, finding.line)
-    if primary and here and here == _function_of(target, *primary):
+    named = _names_of(finding) & _words(message or error)
+    if primary and here and here == _function_of(target, *primary) and named:
+        # MindSpore often names the statement's first line, not the call's: the same function
+        # and the finding's own API in the message.
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} in the same"
                             f" function: {error} (In file {_where(primary)})")], message
     if primary and (called := _calls_helper(primary, finding)):
@@ -187,11 +193,40 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} at the call of"
                             f" {called}: {error} (In file {_where(primary)})")], message
     if primary is None:
-        return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where}: {error} (its"
-                            " message names no source line)")], message
-    elsewhere = f" at {_where(primary)}" if primary else ""
-    return UNVERIFIED, [("reason", f"the compile of {target.label} stopped at an earlier error"
-                         f"{elsewhere} ({error}); fix it and run again")], message
+        if named:
+            return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where}: {error} (its"
+                                f" message names no source line; it names {sorted(named)[0]!r})")
+                               ], message
+        return FAILS_ELSEWHERE, [("compile", f"{target.label} fails {where} with an error that"
+                                  f" names neither this line nor this code: {error}; fix it (or"
+                                  " give the target's inputs) and run again")], message
+    return FAILS_ELSEWHERE, [("compile", f"the compile of {target.label} stopped at an earlier"
+                              f" error at {_where(primary)} ({error}); fix it and run again")
+                             ], message
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Words every Python or MindSpore message may hold: naming them says nothing about a finding.
+_COMMON_WORDS = frozenset({"self", "x", "ms", "np", "ops", "nn", "mint", "Tensor", "tensor", "int",
+                           "float", "list", "tuple", "object", "value", "input", "shape", "dtype"})
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text))
+
+
+def _names_of(finding: Finding) -> set[str]:
+    """The API, attribute or construct a finding is about: the last names of the code it quotes
+    ("'logits.detach()'" -> detach; "'np.amax'" -> amax)."""
+    names: set[str] = set()
+    for quoted in re.findall(r"'([^']+)'", finding.message)[:1]:
+        calls = re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", quoted)
+        chosen = calls[-1:] or _WORD.findall(quoted)[-1:]
+        names.update(chosen)
+    # And the functions the message's first clause names ("defines forward() but no
+    # construct()"); not the fix's, which come after the consequence.
+    names.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(\)", finding.message.split(":", 1)[0]))
+    return names - _COMMON_WORDS
 
 
 def _calls_helper(location, finding: Finding) -> str | None:
@@ -211,9 +246,11 @@ def _compile_error_finding(target: ConfirmTarget, device: str) -> Finding:
     result = target.result
     rule = lookup_rule(COMPILE_ERROR)
     primary = tuple(result["primary"]) if result.get("primary") else None
-    if primary is None:
+    if primary is None and target.roots:
         root = target.roots[0]
         primary = (str(root.module.path), root.node.lineno, root.node.col_offset)
+    elif primary is None:  # a Cell called for a finding on its class: where the class starts
+        primary = (str(target.path), target.span[0] if target.span else 1, 0)
     path, line, column = (*primary, 0)[:3]
     shown = _display_path(path, target)
     error = result.get("error") or "compile error"

@@ -112,7 +112,7 @@ class Planner:
                     located = self.model.find_method(cls, "construct")
                     self.targets[key] = self._make(cls.name, "cell", cls.name, module.path,
                                                    None, located[1] if located else None,
-                                                   is_method=True, nested=False)
+                                                   is_method=True, nested=False, cls=cls)
                 self.targets[key].span = (cls.node.lineno, last)
 
     def add_module(self, module) -> None:
@@ -159,7 +159,7 @@ class Planner:
                 self.targets[key] = self._make(
                     cls.name, "cell", cls.name, cls.module.path, root,
                     construct[1] if construct else None, is_method=True,
-                    nested=cls.name not in cls.module.classes,
+                    nested=cls.name not in cls.module.classes, cls=cls,
                 )
             return self.targets[key]
         label = root.label
@@ -176,15 +176,21 @@ class Planner:
         if key not in self.targets:
             self.targets[key] = self._make(attr, "jit", attr, root.module.path, root,
                                            root.node, is_method=root.cell is not None,
-                                           nested=nested)
+                                           nested=nested, cls=root.cell)
         return self.targets[key]
 
-    def _make(self, label, kind, attr, path, root, node, is_method, nested) -> ConfirmTarget:
+    def _make(self, label, kind, attr, path, root, node, is_method, nested,
+              cls=None) -> ConfirmTarget:
         key = config_key(path, attr, self.base)
         chosen = self.settings.for_target(key)
         fixed = root.level if root is not None else None
+        init = chosen.init
+        if not init and cls is not None:
+            # Built as the project builds it (a parent's ``Block(channels)``, a driver's
+            # ``Net(3)``), unless [tool.msgraphlint.confirm.targets] says otherwise.
+            init = tuple(sorted((self.model.construction_arguments(cls) or {}).items()))
         target = ConfirmTarget(key, label, kind, attr, Path(path), fixed or self.level,
-                               fixed is not None, init=chosen.init)
+                               fixed is not None, init=init)
         if nested:
             target.reason = ("defined inside a function or under a condition: it cannot be"
                              " reached from the module to compile it on its own")
@@ -197,7 +203,10 @@ class Planner:
             return target
         required, total, varargs = _positional(node, is_method)
         if chosen.inputs is None:
-            target.inputs = (DEFAULT_INPUT,) * required
+            # As the project shows them (a driver's tensors, the first layer's channels).
+            shown = self.model.input_specs(root) if root is not None else ()
+            target.inputs = tuple(spec or DEFAULT_INPUT for spec in shown) \
+                if len(shown) == required else (DEFAULT_INPUT,) * required
         else:
             target.inputs = chosen.inputs
             count = len(chosen.inputs)

@@ -5,8 +5,8 @@ Children are forked from a multiprocessing fork server that imported MindSpore o
 starts in milliseconds, and neither MindSpore nor the user's code is ever imported into the
 linter's own process.
 
-Limits are enforced from here, where a misbehaving child cannot interfere: a time limit per
-target (and for importing the module), and a resident-memory limit polled with psutil (an
+Limits are enforced from here, where a misbehaving child cannot interfere: a time limit for
+importing the module and another per target, and a resident-memory limit polled with psutil (an
 RLIMIT_AS limit would break MindSpore, which reserves far more address space than it uses). A
 child that exits, hangs, crashes or blows the limit costs only the target it was running (or,
 during the import, the module's targets): the others are run again in a fresh child.
@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .cache import Cache, entry_key
 from .child import unverified_result
+from ..confirm_settings import DEFAULT_IMPORT_TIMEOUT
 from .plan import ConfirmTarget, ImportSpec
 
 INSTALL_HINT = "pip install 'msgraphlint[confirm]'"
@@ -138,10 +139,12 @@ def _unverified(reason: str, target: ConfirmTarget) -> dict:
 
 class ChildPool:
     def __init__(self, device: str, jobs: int, timeout: float, memory_limit_mb: int,
-                 cache: Cache, progress: Callable[[int], None] = lambda n: None):
+                 cache: Cache, progress: Callable[[int], None] = lambda n: None,
+                 import_timeout: float = DEFAULT_IMPORT_TIMEOUT):
         self.device = device
         self.jobs = max(1, jobs)
         self.timeout = timeout
+        self.import_timeout = import_timeout
         self.memory_limit = memory_limit_mb * 1024 * 1024
         self.cache = cache
         self.progress = progress
@@ -228,7 +231,8 @@ class ChildPool:
             process.start()
         sender.close()
         self.stats.children += 1
-        return Child(job, process, receiver, workdir, time.monotonic() + self.timeout)
+        # Until the child says the module is imported, the import limit applies.
+        return Child(job, process, receiver, workdir, time.monotonic() + self.import_timeout)
 
     def _service(self, child: Child) -> list[int]:
         """Read what the child said, enforce the limits; returns targets to run again."""
@@ -248,6 +252,9 @@ class ChildPool:
         now = time.monotonic()
         if now > child.deadline:
             self._kill(child)
+            if self._importing(child):
+                return self._failed(child, f"did not finish within the {self.import_timeout:g} s"
+                                    " import limit (import-timeout in [tool.msgraphlint.confirm])")
             return self._failed(child, f"did not finish within the {self.timeout:g} s time limit"
                                 " (timeout in [tool.msgraphlint.confirm])")
         if now >= child.next_memory_check:
@@ -271,6 +278,7 @@ class ChildPool:
         elif kind == "imported":
             child.dependencies = list(message[1])
             child.current = None
+            child.deadline = time.monotonic() + self.timeout
         elif kind in ("import-failed", "fatal"):
             # Not cached: an import error may be a missing package the user installs next.
             if kind == "import-failed":
@@ -315,12 +323,16 @@ class ChildPool:
                 self.progress(1)
         child.finished = True
 
+    @staticmethod
+    def _importing(child: Child) -> bool:
+        """Whether the child is still importing its module (or never said it had)."""
+        return child.current == "import" or (
+            child.current is None and not child.reported and not child.dependencies)
+
     def _failed(self, child: Child, what: str) -> list[int]:
         """The child died or was stopped: blame the target it was running, retry the rest."""
         current = child.current
-        if current is None and not child.reported and not child.dependencies:
-            current = "import"  # it never got as far as saying the module was imported
-        if current == "import":
+        if self._importing(child):
             self._finish_all(child, f"importing the module: the child process {what}")
             return []
         child.finished = True

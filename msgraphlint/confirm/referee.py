@@ -259,7 +259,7 @@ class Observation:
     outputs: tuple | None = None  # (first call, second call); None if the second call failed
     gradient: object = None
     gradient_error: str | None = None
-    events: int | None = None  # entries the second call added to the module's EVENTS list
+    events: int | None = None  # entries the second call added to module-level containers
     host_calls: int = 0  # host calls from user code during the second call
     host_names: dict[str, int] = field(default_factory=dict)
 
@@ -289,6 +289,29 @@ def _events(module) -> list | None:
     return events if isinstance(events, list) else None
 
 
+CONTAINERS = (list, dict, set)
+
+
+def container_entries() -> int | None:
+    """Entries in the module-level lists, dicts and sets of the user's modules (the target's
+    and those it imported): what a host side effect of compiled code adds to (a list of
+    activations, a cache dict). None when there are none to watch."""
+    total, seen = 0, False
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        if not filename or not is_user_file(filename):
+            continue
+        for value in list(vars(module).values()):
+            if type(value) in CONTAINERS:
+                total += len(value)
+                seen = True
+    return total if seen else None
+
+
+def _grown(before: int | None, after: int | None) -> int | None:
+    return None if before is None or after is None else after - before
+
+
 def observe(ms, module, target: dict, inputs: list, graph: bool,
             ir_dir: Path | None = None) -> Observation:
     """Build the target afresh and call it twice, then take its gradient, in one mode. Raises
@@ -316,7 +339,7 @@ def observe(ms, module, target: dict, inputs: list, graph: bool,
         if graph and ir_dir is not None:
             ms.set_context(save_graphs=0)
     # Effects are counted on the second call only: the steady state, without compilation.
-    before = len(events) if events is not None else 0
+    before = container_entries()
     with HostCallCounter() as counter:
         try:
             second = normalise(function(*inputs))
@@ -324,7 +347,7 @@ def observe(ms, module, target: dict, inputs: list, graph: bool,
             return Observation(True, one_line(error), str(error))
     seen = Observation(True, outputs=(first, second), host_calls=counter.count,
                        host_names=counter.names,
-                       events=(len(events) - before) if events is not None else None)
+                       events=_grown(before, container_entries()))
     try:
         seen.gradient = normalise(ms.grad(function, grad_position=0)(*inputs))
     except Exception as error:  # noqa: BLE001 - not every output is differentiable
@@ -404,6 +427,21 @@ def compare(graph: Observation, reference: Observation,
                          f" {graph.host_calls} in GRAPH_MODE, {reference.host_calls}"
                          " in PyNative"))
     return evidence
+
+
+def gradient_summary(gradient) -> dict | None:
+    """A compiled gradient in plain data, to compare across runs of rewritten code: whether it
+    is all zero, and the sum of its absolute values."""
+    import numpy as np
+
+    if gradient is None:
+        return None
+    values = gradient if isinstance(gradient, (list, tuple)) else [gradient]
+    arrays = [np.asarray(v, dtype=np.float64) for v in values if isinstance(v, np.ndarray)]
+    if not arrays:
+        return None
+    total = float(sum(np.abs(a).sum() for a in arrays))
+    return {"zero": total == 0.0, "abs_sum": total}
 
 
 def _gradient_detail(graph, reference) -> str:

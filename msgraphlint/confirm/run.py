@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..engine.findings import Finding
 from ..progress import ProgressBar
 from .cache import Cache
+from .counterfactual import confirm_past_the_error
 from .match import STATUSES, annotate
 from .plan import ConfirmTarget, Planner, import_spec
 from .pool import INSTALL_HINT, ChildPool, MindSporeMissing, RunStats
@@ -28,6 +29,9 @@ __all__ = ["ConfirmOptions", "ConfirmOutcome", "MindSporeMissing", "INSTALL_HINT
 @dataclass(frozen=True)
 class ConfirmOptions:
     all_targets: bool = False  # every compiled target, not only those with findings
+    # findings whose target fails with an error naming no line: compile it again with each one's
+    # rewrite applied (confirm/counterfactual.py)
+    counterfactuals: bool = True
     jobs: int = 0  # children at once; 0: every core
     use_cache: bool = True
     progress: bool | None = None  # None: a progress bar when stderr is a terminal
@@ -92,9 +96,15 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
     with ProgressBar("confirming with MindSpore", len(chosen), options.progress, delay=0) as bar:
         runner = ChildPool(config.device, options.jobs or default_jobs(), config.confirm.timeout,
                            config.confirm.memory_limit_mb, Cache(options.cache_dir, options.use_cache),
-                           bar.advance)
+                           bar.advance, config.confirm.import_timeout)
         stats = runner.run(chosen, specs)
     annotated = annotate(findings, planner, config.device)
+    if options.counterfactuals:
+        inner = replace(options, all_targets=True, use_cache=False, progress=False,
+                        counterfactuals=False)
+        annotated = confirm_past_the_error(
+            engine, annotated, planner, config,
+            lambda scratch_engine, files: confirm_findings(scratch_engine, [], config, files, inner))
     # graph-compile-error findings answer to --ignore like any rule (not to --select: an error
     # the compiler found is shown whatever static families were chosen).
     annotated = [f for f in annotated if f.rule_id not in config.ignore]

@@ -47,7 +47,8 @@ class Finding:
     advice_only: bool = False  # e.g. capture_mode="bytecode": the graph is split, not rejected
     suppressed: bool = False  # an inline `# pylint: disable=...` names this rule
     args: tuple = field(default=(), compare=False)
-    # Set by --confirm (msgraphlint.confirm): "confirmed" | "not-reproduced" | "unverified", the
+    # Set by --confirm (msgraphlint.confirm): "confirmed" | "not-reproduced" | "fails-elsewhere" |
+    # "unverified", the
     # compiler's own message, and evidence as (kind, detail) pairs, kind one of compile, output,
     # gradient, effect, fallback, import, reason.
     confirmation: str | None = field(default=None, compare=False)

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..engine.findings import Edit, Finding, Fix
 from ..syntax.project import Project
 from .edits import SourceText, apply_edits
-from .rules import FIXERS, fix_for
+from .rules import FIXERS, counterfactual_for, fix_for
 
 SAFE = "safe"
 
@@ -45,6 +45,39 @@ def _source(path: Path, project: Project) -> SourceText | None:
     if module is None or module.source.text is None:
         return None
     return SourceText(path, module.source.text, module)
+
+
+def counterfactual(finding: Finding, project: Project) -> Fix | None:
+    """The finding's fix, or where it has none, the graph-mode spelling of its code
+    (rules.counterfactual_for): what --confirm compiles to see whether the finding's code is what
+    the compiler fails on. Never written to the user's files."""
+    source = _source(finding.path, project)
+    return counterfactual_for(finding, source) if source is not None else None
+
+
+def rewritten_texts(fixes: list[Fix], project: Project) -> dict[Path, str] | None:
+    """Each file the fixes touch, with all their edits applied; None when two overlap or a
+    result does not parse."""
+    by_path: dict[Path, list[Edit]] = {}
+    for found in fixes:
+        for edit in found.edits:
+            edits = by_path.setdefault(edit.path, [])
+            if edit in edits:
+                continue  # two rewrites adding the same import
+            if any(_overlap(edit, other) for other in edits):
+                return None
+            edits.append(edit)
+    texts: dict[Path, str] = {}
+    for path, edits in by_path.items():
+        source = _source(path, project)
+        if source is None:
+            return None
+        texts[path] = apply_edits(source.text, edits, source)
+        try:
+            ast.parse(texts[path])
+        except SyntaxError:
+            return None
+    return texts
 
 
 def wanted(fix: Fix | None, unsafe: bool) -> bool:

@@ -256,13 +256,42 @@ ELEMENTWISE = frozenset({"exp", "log", "sqrt", "abs", "tanh", "square", "maximum
 
 @fixer("host-call-on-tensor")
 def _host_call(finding: Finding, source: SourceText) -> Fix | None:
+    return _host_call_as_ops(finding, source, ELEMENTWISE)
+
+
+def _any_ops_counterpart(finding: Finding, source: SourceText) -> Fix | None:
+    """The host call replaced by the mindspore.ops function the catalogue names for it, whatever
+    it is: not exact enough to offer as a fix (``ops.where`` and ``np.where`` differ on some
+    arguments), but the graph-mode spelling of the same code, which --confirm compiles to see
+    whether the host call is what the compiler fails on (msgraphlint.confirm.counterfactual)."""
+    return _host_call_as_ops(finding, source, None)
+
+
+COUNTERFACTUALS: dict[str, Fixer] = {"host-call-on-tensor": _any_ops_counterpart,
+                                     "numpy-reduction-on-tensor": _any_ops_counterpart}
+
+
+def counterfactual_for(finding: Finding, source: SourceText) -> Fix | None:
+    """The finding's fix, or where it has none, the rewrite that spells its code the graph-mode
+    way (for confirmation only)."""
+    found = fix_for(finding, source)
+    if found is None and (function := COUNTERFACTUALS.get(finding.rule.symbol)) is not None:
+        found = function(finding, source)
+    return found
+
+
+def _host_call_as_ops(finding: Finding, source: SourceText, names: frozenset[str] | None) -> Fix | None:
     call = _node(finding, source, ast.Call)
-    if call is None or call.keywords or not call.args:
+    # A fix keeps the exact positional form; a counterfactual keeps keywords too (axis=...).
+    if call is None or (call.keywords and names is not None) or not call.args:
         return None
     qualified = source.module.imports.qualify(call.func)
     replacement = lookup_rule(finding.rule_id).replacement_for(qualified or "")
-    name = replacement.removeprefix("ops.")
-    if name not in ELEMENTWISE or replacement != f"ops.{name}":
+    named = re.match(r"ops\.([A-Za-z_]\w*)", replacement)  # "ops.where (the one-argument ...)"
+    if named is None:
+        return None
+    name = named.group(1)
+    if names is not None and (name not in names or replacement != f"ops.{name}"):
         return None
     ops, imports = mindspore_name(source, "ops")
     if not ops:

@@ -11,12 +11,11 @@ without such a target cannot be verified, and is left as it was too.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..syntax.project import project_root_for, walk_python_files
+from ..confirm.scratch import scratch_copy
 
 
 @dataclass
@@ -32,7 +31,7 @@ def verify(new_texts: dict[Path, str], config, jobs: int | None, progress: bool 
     from ..confirm.run import ConfirmOptions, confirm_findings
 
     with tempfile.TemporaryDirectory(prefix="msgraphlint-fix-") as scratch:
-        copies = _scratch_copy(new_texts, Path(scratch))
+        copies = scratch_copy(new_texts, Path(scratch))
         engine = make_engine()
         files = set(copies.values())
         for copy in copies.values():
@@ -47,29 +46,6 @@ def verify(new_texts: dict[Path, str], config, jobs: int | None, progress: bool 
                         and any(_same(path, copy) for path, _, _ in t.functions)]
             verdicts[original] = _judge(touching, config)
         return verdicts
-
-
-def _scratch_copy(new_texts: dict[Path, str], scratch: Path) -> dict[Path, Path]:
-    """Every Python file of the projects holding the fixed files, under ``scratch``, with the
-    fixed texts in place; returns fixed file -> its copy."""
-    copies: dict[Path, Path] = {}
-    roots = sorted({project_root_for(Path(os.path.abspath(path)).parent) for path in new_texts})
-    for index, root in enumerate(roots):
-        target = scratch / f"{index}-{root.name}"
-        for path in walk_python_files(root):
-            destination = target / path.relative_to(root)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, destination)
-        for marker in ("pyproject.toml", "setup.py", "setup.cfg"):
-            if (root / marker).is_file():
-                shutil.copyfile(root / marker, target / marker)
-        for path, text in new_texts.items():
-            absolute = Path(os.path.abspath(path))
-            if root in absolute.parents:
-                copy = target / absolute.relative_to(root)
-                copy.write_text(text, "utf-8")
-                copies[path] = copy
-    return copies
 
 
 def _same(a, b) -> bool:

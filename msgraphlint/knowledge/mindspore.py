@@ -179,6 +179,26 @@ NN_PARAMETER_NAMES = frozenset(
 )
 
 
+# What a layer's input looks like, read off its constructor: the parameter giving the input's
+# channels or features (its name and position), and the input's rank with that count at
+# position 1 (NCHW, NCL, (batch, features)). --confirm builds a target's inputs from the first
+# layer its input reaches when the project shows no call with a tensor.
+LAYER_INPUTS: dict[str, tuple[str, int, int]] = {
+    "mindspore.nn.Dense": ("in_channels", 0, 2),
+    "mindspore.nn.Conv1d": ("in_channels", 0, 3),
+    "mindspore.nn.Conv2d": ("in_channels", 0, 4),
+    "mindspore.nn.Conv3d": ("in_channels", 0, 5),
+    "mindspore.nn.BatchNorm1d": ("num_features", 0, 2),
+    "mindspore.nn.BatchNorm2d": ("num_features", 0, 4),
+    "mindspore.mint.nn.Linear": ("in_features", 0, 2),
+    "mindspore.mint.nn.Conv2d": ("in_channels", 0, 4),
+    "mindspore.mint.nn.BatchNorm2d": ("num_features", 0, 4),
+}
+# The spatial size given to each dimension after the channels (a small image, a short sequence).
+LAYER_INPUT_SPATIAL = 8
+LAYER_INPUT_BATCH = 2
+
+
 def is_mindspore_name(qualified: str | None) -> bool:
     return bool(qualified) and qualified.startswith(MINDSPORE)
 

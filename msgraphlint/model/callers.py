@@ -7,7 +7,10 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
-from ..knowledge.mindspore import JIT_CLASS_DECORATOR
+from ..knowledge.mindspore import (
+    ELEMENT_TYPES, JIT_CLASS_DECORATOR, LAYER_INPUT_BATCH, LAYER_INPUT_SPATIAL, LAYER_INPUTS,
+    TENSOR_CONSTRUCTORS, returns_tensor,
+)
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
 from .compiled import (
@@ -270,6 +273,90 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
     return False
 
 
+def _statements(body: list[ast.stmt]):
+    """Statements in source order, those of nested blocks (if, for, with, try) in place."""
+    for statement in body:
+        yield statement
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for block in statement_blocks(statement):
+                yield from _statements(block)
+
+
+_NUMPY = "numpy."
+
+
+def _tensor_spec(expr: ast.expr, module: ModuleInfo, driver: ast.AST) -> str | None:
+    """``float32[2,3]`` for a tensor a driver builds with a literal shape (``Tensor(np.ones((2,
+    3), np.float32))``, ``ops.zeros((2, 3))``, ``Tensor(np.random.randn(2, 3))``, a name bound
+    once to one); None for anything else."""
+    if isinstance(expr, ast.Name):
+        expr = single_assignment(module, driver, expr.id)
+    if not isinstance(expr, ast.Call):
+        return None
+    outer = module.imports.qualify(expr.func) or ""
+    if outer not in TENSOR_CONSTRUCTORS and not returns_tensor(outer):
+        return None
+    shape, dtype, numpy = None, None, False
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            qualified = module.imports.qualify(node.func) or ""
+            numpy = numpy or qualified.startswith(_NUMPY)
+            if shape is None and qualified.rsplit(".", 1)[-1] in ("randn", "rand") and node.args \
+                    and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+                shape = [a.value for a in node.args]
+        elif isinstance(node, (ast.Tuple, ast.List)) and shape is None and node.elts and all(
+                isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
+            shape = [e.value for e in node.elts]
+        name = node.attr if isinstance(node, ast.Attribute) else (
+            node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None)
+        if dtype is None and name in ELEMENT_TYPES and name != "bfloat16":
+            dtype = name.rstrip("_")
+    if shape is None:
+        return None
+    dtype = dtype or ("float64" if numpy else "float32")
+    return f"{dtype}[{','.join(map(str, shape))}]"
+
+
+def _calls_on_line(module: ModuleInfo, line: int, name: str) -> list[ast.Call]:
+    return [node for node in module.nodes(module.tree)
+            if isinstance(node, ast.Call) and node.lineno == line
+            and (getattr(node.func, "id", None) == name or getattr(node.func, "attr", None) == name)]
+
+
+def _scope_at(module: ModuleInfo, node: ast.AST) -> tuple[ast.AST, ...]:
+    """The definitions a node sits in, outermost first."""
+    parents = module.parents(module.tree)
+    scope: list[ast.AST] = []
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            scope.append(current)
+        current = parents.get(id(current))
+    return tuple(reversed(scope))
+
+
+def _literal_arguments(module: ModuleInfo, call: ast.Call, init: FunctionNode) -> dict[str, object] | None:
+    """parameter -> the literal a call passes it (directly, or as the literal default of a
+    parameter of the function the call is in); None when an argument is starred."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    around = next((d for d in reversed(_scope_at(module, call))
+                   if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    around_defaults = parameter_defaults(around) if around is not None else {}
+    if around is not None:  # a parameter the function rebinds is not its default any more
+        rebound = function_syntax(module, around).bound
+        around_defaults = {k: v for k, v in around_defaults.items() if k not in rebound}
+    found: dict[str, object] = {}
+    for param, argument in bind_arguments(call, init, True):
+        if isinstance(argument, ast.Name) and argument.id in around_defaults:
+            argument = around_defaults[argument.id]
+        try:
+            found[param] = ast.literal_eval(argument)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return found
+
+
 def single_assignment(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
     """The value of ``name = value`` when that is the function's only binding of the name (not a
     parameter, loop variable, unpacking target, global or nonlocal)."""
@@ -482,6 +569,121 @@ class Callers:
             else:
                 return None
         return passed
+
+    def construction_arguments(self, cls: ClassInfo) -> dict[str, object] | None:
+        """Literal keyword arguments that build ``cls`` the way the project builds it: from the
+        first call in the project (the class's module and the modules importing it) whose
+        arguments fill every required ``__init__`` parameter with a literal, or with a
+        parameter of the function around the call whose default is one (``ResidualBlock(channels)``
+        in ``ResNetLite.__init__(self, channels=16)``). None when no call does."""
+        return self.memo(self.table("construction_arguments"), id(cls),
+                         lambda: self._find_construction_arguments(cls))
+
+    def _find_construction_arguments(self, cls: ClassInfo) -> dict[str, object] | None:
+        located = self.find_method(cls, "__init__")
+        if located is None:
+            return None
+        init = located[1]
+        defaults = parameter_defaults(init)
+        positional = [*init.args.posonlyargs, *init.args.args][1:]
+        required = {p.arg for p in [*positional, *init.args.kwonlyargs]} - set(defaults)
+        users = [cls.module, *(module for path in self.project.importers_of(cls.module.path)
+                               if self.project.mentions(path, cls.name.encode())
+                               and (module := self.project.module(path)) is not None)]
+        for user in users:
+            for number in _lines_naming(user, cls.name):
+                for call in _calls_on_line(user, number, cls.name):
+                    if self.class_named(call.func, user, _scope_at(user, call)) is not cls:
+                        continue
+                    found = _literal_arguments(user, call, init)
+                    if found is not None and required <= set(found):
+                        return found
+        return None
+
+    def input_specs(self, target: Target) -> tuple[str | None, ...]:
+        """An input spec (``float32[2,3,8,8]``) for each required positional parameter of a
+        root, as the project shows it: the tensor its Python driver builds and passes (a literal
+        shape), else, for a Cell, what the first layer the input reaches takes (``nn.Conv2d(3,
+        ...)``: a batch of 3-channel images). None for a parameter nothing shows."""
+        return self.memo(self.table("input_specs"), id(target.node),
+                         lambda: self._find_input_specs(target))
+
+    def _find_input_specs(self, target: Target) -> tuple[str | None, ...]:
+        node = target.node
+        positional = [*node.args.posonlyargs, *node.args.args][1 if target.cell else 0:]
+        required = [p.arg for p in positional[:len(positional) - len(node.args.defaults)]]
+        passed = self.driver_arguments(target)
+        found = self.driver_calls(target)
+        specs = []
+        for param in required:
+            spec = None
+            if param in passed and found is not None:
+                spec = _tensor_spec(passed[param], found[0], found[1])
+            if spec is None and target.cell is not None:
+                spec = self._layer_input(target, param)
+            specs.append(spec)
+        return tuple(specs)
+
+    def _layer_input(self, target: Target, param: str) -> str | None:
+        """The input the first known layer that ``param`` flows into takes, in statement order
+        (a value computed from the parameter carries it on)."""
+        carrying = {param}
+        self_name = first_parameter(target.node)
+        for statement in _statements(target.node.body):
+            for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
+                func = call.func
+                if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                        and func.value.id == self_name
+                        and any(isinstance(a, ast.Name) and a.id in carrying for a in call.args)):
+                    if (spec := self._layer_spec(target.cell, func.attr)) is not None:
+                        return spec
+            if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
+                    and any(isinstance(n, ast.Name) and n.id in carrying
+                            for n in ast.walk(statement.value)):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        return None
+
+    def _layer_spec(self, cls: ClassInfo, attr: str) -> str | None:
+        for owner in self.mro(cls):
+            for value in owner.self_assignments.get(attr, ()):
+                if not isinstance(value, ast.Call):
+                    continue
+                layer = LAYER_INPUTS.get(owner.module.imports.qualify(value.func) or "")
+                if layer is None:
+                    continue
+                name, position, rank = layer
+                argument = next((k.value for k in value.keywords if k.arg == name), None)
+                if argument is None and position < len(value.args):
+                    argument = value.args[position]
+                count = self._init_literal(cls, owner, argument)
+                if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                    dims = [LAYER_INPUT_BATCH, count] + [LAYER_INPUT_SPATIAL] * (rank - 2)
+                    return f"float32[{','.join(map(str, dims))}]"
+        return None
+
+    def _init_literal(self, cls: ClassInfo, owner: ClassInfo, argument: ast.expr | None) -> object:
+        """A constructor argument's value: a literal, or a parameter of the class's own
+        ``__init__`` that the project's construction (or its default) gives a literal."""
+        if argument is None:
+            return None
+        try:
+            return ast.literal_eval(argument)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
+        if not isinstance(argument, ast.Name) or owner is not cls or "__init__" not in cls.methods:
+            return None
+        init = cls.methods["__init__"]
+        if argument.id in function_syntax(cls.module, init).bound:
+            return None
+        passed = self.construction_arguments(cls) or {}
+        if argument.id in passed:
+            return passed[argument.id]
+        default = parameter_defaults(init).get(argument.id)
+        try:
+            return ast.literal_eval(default) if default is not None else None
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
 
     def holders(self, cls: ClassInfo) -> list[tuple[ClassInfo, str]] | None:
         """(parent Cell, attribute) for every ``self.<attr> = cls(...)``; None when the project

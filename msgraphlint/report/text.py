@@ -15,7 +15,8 @@ def _paint(text: str, code: str, colour: bool) -> str:
     return f"{code}{text}{RESET}" if colour else text
 
 
-STATUS_COLOURS = {"confirmed": "\033[31m", "not-reproduced": "\033[32m", "unverified": DIM}
+STATUS_COLOURS = {"confirmed": "\033[31m", "not-reproduced": "\033[32m", "fails-elsewhere": "\033[33m",
+                 "unverified": DIM}
 
 
 def confirmation_line(finding, colour: bool) -> str:
