@@ -136,7 +136,7 @@ def test_names_resolve(mindspore):
 def test_layer_inputs_name_each_layers_own_parameter(mindspore):
     import inspect
 
-    for qualified, (name, position, rank) in facts.LAYER_INPUTS.items():
+    for qualified, (name, position, rank, _) in facts.LAYER_INPUTS.items():
         parameters = list(inspect.signature(resolve(qualified).__init__).parameters)[1:]
         assert parameters[position] == name, qualified
         assert rank >= 2

@@ -21,6 +21,7 @@ and note (what was seen but is not evidence) when there is one.
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import os
 import re
 import sys
@@ -134,6 +135,9 @@ def run_job(job: dict, conn) -> None:
     except (ImportError, ValueError, OSError):
         pass
     _quiet(workdir)
+    # The parent starts children as daemons (they die with it); the user's code may start
+    # processes of its own, which Python refuses to a daemon: here it runs as in a script.
+    multiprocessing.current_process().daemon = False
     try:
         import mindspore as ms
     except Exception as error:  # noqa: BLE001 - ImportError, or a broken install

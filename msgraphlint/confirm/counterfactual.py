@@ -24,12 +24,12 @@ from pathlib import Path
 from ..engine.findings import Finding, Fix
 from ..syntax.project import Project, project_root_for
 from .match import (
-    COMPILE_ERROR, CONFIRMED, FAILS_ELSEWHERE, NOT_REPRODUCED, _function_of, _judge,
+    COMPILE_ERROR, CONFIRMED, FAILS_ELSEWHERE, IMPORT_RAISED, NOT_REPRODUCED, _judge,
 )
 from .plan import ConfirmTarget, Planner
 from .scratch import scratch_copy
 
-ROUNDS = 3  # each round can uncover the error behind the one the last round explained
+ROUNDS = 8  # each round can uncover the error behind the one the last round explained
 
 
 class Counterfactuals:
@@ -59,7 +59,9 @@ class Counterfactuals:
             scratch_engine = replace(self.engine, project=Project(), cache=None)
             # The whole copied project, as the first run saw it: who builds the target with what.
             scratch_engine.project.add_project_of(copy_of_target)
-            outcome = self.rerun(scratch_engine, [copy_of_target])
+            # Its findings too: a finding on a Cell class plans a target of its own.
+            static = scratch_engine.check_paths([copy_of_target]).findings
+            outcome = self.rerun(scratch_engine, [copy_of_target], static)
             again = next((t for t in outcome.targets if t.attr == target.attr
                           and os.path.realpath(t.path) == os.path.realpath(copy_of_target)), None)
             if again is not None and again.result is not None:
@@ -69,8 +71,10 @@ class Counterfactuals:
 
 def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, config,
                            rerun) -> list[Finding]:
-    """The findings, with those whose own rewrite gets their target past its error confirmed. ``rerun(engine, files)`` confirms every target of ``files`` in a scratch
-    engine (confirm_findings, without this step) and gives its ConfirmOutcome."""
+    """The findings, with those whose own rewrite gets their target past its error confirmed.
+    ``rerun(engine, files, findings)`` confirms every target of ``files`` (and the targets those
+    findings plan) in a scratch engine (confirm_findings, without this step) and gives its
+    ConfirmOutcome."""
     from ..fix import counterfactual
 
     findings = list(findings)
@@ -78,6 +82,12 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
     rewrites: dict[int, Fix | None] = {}
     causes: list[tuple[int, str | None]] = []  # (finding, the error it caused): rewritten later
     explained: set[int] = set()  # targets whose first error a finding was shown to cause
+    for i, finding in enumerate(findings):  # already shown to cause an error: rewritten later
+        target = planner.for_finding(finding)
+        if (finding.confirmation == CONFIRMED and target is not None and target.result
+                and target.result["status"] == "rejected"
+                and (rewrites.setdefault(i, counterfactual(finding, engine.project))) is not None):
+            causes.append((i, _failure(target.result)))
     for _ in range(ROUNDS):
         progress = False
         for target in _failing(planner):
@@ -85,14 +95,14 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
                        and planner.for_finding(f) is target]
             if not members:
                 continue
-            # The causes found so far in code it reaches, or of the very error it stops at (a
-            # sub-Cell in a list is compiled with it, though the reach does not follow it there).
-            prior = [rewrites[i] for i, error in causes
-                     if _reaches(target, findings[i]) or error == target.result.get("error")]
+            # Every cause found so far, rewritten: the reach does not follow every way a target
+            # gets to code (a sub-Cell in a list, a module-level import), and a rewrite of
+            # another finding confirms nothing of this one; it only lets the compiler get further.
+            prior = [rewrites[i] for i, _ in causes]
             baseline = runs.result(target, prior)
-            if baseline is None:
-                continue
-            if prior and baseline.get("error") != target.result.get("error"):
+            if baseline is None or baseline["status"] == "unverified":
+                continue  # the rewritten copy gave no answer: nothing learned
+            if prior and _failure(baseline) != _failure(target.result):
                 explained.add(id(target))
                 for i in members:  # judged on what the compiler does once past that error
                     status, evidence, message = _judge(findings[i], replace(target, result=baseline),
@@ -100,7 +110,7 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
                     if status in (CONFIRMED, NOT_REPRODUCED, FAILS_ELSEWHERE):
                         findings[i] = replace(findings[i], confirmation=status, evidence=tuple(
                             ("compile" if kind == "reason" else kind,
-                             f"with the findings it reaches before this one rewritten: {detail}")
+                             f"with the findings shown to fail before it rewritten: {detail}")
                             for kind, detail in evidence), compiler_message=message)
                         progress = progress or status != FAILS_ELSEWHERE
                         if status == CONFIRMED and baseline["status"] == "rejected":
@@ -205,12 +215,14 @@ def _in_the_project(result: dict, original: Path, copy: Path) -> dict:
 
 
 def _failing(planner: Planner) -> list[ConfirmTarget]:
-    return [t for t in planner.targets.values() if t.result and t.result["status"] == "rejected"
-            and t.kind != "module"]
+    """Targets that fail: rejected, or never compiled because their module raised."""
+    return [t for t in planner.targets.values() if t.result and t.kind != "module" and (
+        t.result["status"] == "rejected"
+        or (t.result.get("reason") or "").startswith(IMPORT_RAISED))]
 
 
-def _reaches(target: ConfirmTarget, finding: Finding) -> bool:
-    return _function_of(target, finding.path, finding.line) is not None
+def _failure(result: dict | None) -> str | None:
+    return (result or {}).get("error") or (result or {}).get("reason")
 
 
 def _explained_error(finding: Finding, planner: Planner, explained: set[int]) -> bool:

@@ -32,6 +32,7 @@ CONFIRMED, NOT_REPRODUCED, UNVERIFIED = "confirmed", "not-reproduced", "unverifi
 FAILS_ELSEWHERE = "fails-elsewhere"  # the target fails, for a reason other than this finding
 STATUSES = (CONFIRMED, NOT_REPRODUCED, FAILS_ELSEWHERE, UNVERIFIED)
 COMPILE_ERROR = "graph-compile-error"
+IMPORT_RAISED = "importing the module raised"  # how the child reports a module that raises
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:
@@ -128,7 +129,10 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
     if result is None:
         return UNVERIFIED, [("reason", f"{target.label} was not run")], None
     if result["status"] == "unverified":
-        return UNVERIFIED, [("reason", result.get("reason") or "no answer from MindSpore")], None
+        reason = result.get("reason") or "no answer from MindSpore"
+        if reason.startswith(IMPORT_RAISED):  # the module fails before anything is compiled
+            return FAILS_ELSEWHERE, [("import", reason)], None
+        return UNVERIFIED, [("reason", reason)], None
     level = Level(result.get("level") or target.level.value)
     verdict = finding.rule.verdict(level, device)
     if target.kind == "module":
@@ -153,7 +157,8 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
     if verdict == Verdict.ACCEPTED:
         return CONFIRMED, [("compile", f"{target.label} compiled {where}"), *fallback_evidence], None
     shown = [(kind, detail) for kind, detail in result.get("evidence", [])]
-    matching = [pair for pair in shown if pair[0] == finding.rule.evidence]
+    matching = [pair for pair in shown if pair[0] == finding.rule.evidence
+                or _frozen_call(finding, pair)]
     # The claim is the consequence the message states (a lost gradient, a frozen value, an
     # effect run once): a PyExecute node at the line shows the mechanism, not the claim.
     if matching:
@@ -227,6 +232,16 @@ def _names_of(finding: Finding) -> set[str]:
     # construct()"); not the fix's, which come after the consequence.
     names.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(\)", finding.message.split(":", 1)[0]))
     return names - _COMMON_WORDS
+
+
+def _frozen_call(finding: Finding, evidence: tuple[str, str]) -> bool:
+    """A frozen value shown by its call count: the call the finding names ran on the second
+    PyNative call and not on the second GRAPH_MODE one (read once, while compiling), whether or
+    not the value reaches the output."""
+    kind, detail = evidence
+    return (finding.rule.family == "frozen" and kind == "effect"
+            and detail.startswith("host calls on the second call")
+            and bool(_names_of(finding) & _words(detail)))
 
 
 def _calls_helper(location, finding: Finding) -> str | None:

@@ -51,7 +51,9 @@ HOST_C_MODULES = frozenset({
     "time", "random", "_random", "numpy.random.mtrand", "numpy.random._generator",
     "numpy.random.bit_generator", "_thread",
 })
-HOST_PY_MODULES = frozenset({"random", "threading", "secrets", "uuid"})
+HOST_PY_MODULES = frozenset({"random", "threading", "secrets", "uuid", "multiprocessing.process",
+                             "multiprocessing.pool", "concurrent.futures.thread",
+                             "concurrent.futures.process"})
 # float32 graphs and PyNative fuse differently: ~1e-7 output, ~1e-6 gradient noise
 RTOL, ATOL = 1e-4, 1e-6
 

@@ -104,7 +104,8 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
                         counterfactuals=False)
         annotated = confirm_past_the_error(
             engine, annotated, planner, config,
-            lambda scratch_engine, files: confirm_findings(scratch_engine, [], config, files, inner))
+            lambda scratch_engine, files, static: confirm_findings(scratch_engine, static, config,
+                                                                   files, inner))
     # graph-compile-error findings answer to --ignore like any rule (not to --select: an error
     # the compiler found is shown whatever static families were chosen).
     annotated = [f for f in annotated if f.rule_id not in config.ignore]

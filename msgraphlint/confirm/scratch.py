@@ -17,7 +17,9 @@ def scratch_copy(new_texts: dict[Path, str], scratch: Path) -> dict[Path, Path]:
     copies: dict[Path, Path] = {}
     roots = sorted({project_root_for(Path(os.path.abspath(path)).parent) for path in new_texts})
     for index, root in enumerate(roots):
-        target = scratch / f"{index}-{root.name}"
+        # The root keeps its own name: a package imported by its name (``from pkg.model import
+        # Net``) must still be found under it.
+        target = scratch / str(index) / root.name
         for path in walk_python_files(root):
             destination = target / path.relative_to(root)
             destination.parent.mkdir(parents=True, exist_ok=True)

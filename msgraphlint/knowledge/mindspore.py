@@ -180,19 +180,23 @@ NN_PARAMETER_NAMES = frozenset(
 
 
 # What a layer's input looks like, read off its constructor: the parameter giving the input's
-# channels or features (its name and position), and the input's rank with that count at
-# position 1 (NCHW, NCL, (batch, features)). --confirm builds a target's inputs from the first
-# layer its input reaches when the project shows no call with a tensor.
-LAYER_INPUTS: dict[str, tuple[str, int, int]] = {
-    "mindspore.nn.Dense": ("in_channels", 0, 2),
-    "mindspore.nn.Conv1d": ("in_channels", 0, 3),
-    "mindspore.nn.Conv2d": ("in_channels", 0, 4),
-    "mindspore.nn.Conv3d": ("in_channels", 0, 5),
-    "mindspore.nn.BatchNorm1d": ("num_features", 0, 2),
-    "mindspore.nn.BatchNorm2d": ("num_features", 0, 4),
-    "mindspore.mint.nn.Linear": ("in_features", 0, 2),
-    "mindspore.mint.nn.Conv2d": ("in_channels", 0, 4),
-    "mindspore.mint.nn.BatchNorm2d": ("num_features", 0, 4),
+# channels or features (its name and position), the input's rank, and whether that count is
+# the last dimension (features: Dense takes any rank) or the second (channels: NCHW, NCL).
+# --confirm builds a target's inputs from the first layer its input reaches when the project
+# shows no call with a tensor.
+LAYER_INPUTS: dict[str, tuple[str, int, int, bool]] = {
+    "mindspore.nn.Dense": ("in_channels", 0, 2, True),
+    "mindspore.nn.Conv1d": ("in_channels", 0, 3, False),
+    "mindspore.nn.Conv2d": ("in_channels", 0, 4, False),
+    "mindspore.nn.Conv3d": ("in_channels", 0, 5, False),
+    "mindspore.nn.BatchNorm1d": ("num_features", 0, 2, False),
+    "mindspore.nn.BatchNorm2d": ("num_features", 0, 4, False),
+    "mindspore.mint.nn.Linear": ("in_features", 0, 2, True),
+    "mindspore.mint.nn.Conv2d": ("in_channels", 0, 4, False),
+    "mindspore.mint.nn.BatchNorm2d": ("num_features", 0, 4, False),
+    # normalized_shape: (width,) normalises the last dimension
+    "mindspore.nn.LayerNorm": ("normalized_shape", 0, 2, True),
+    "mindspore.mint.nn.LayerNorm": ("normalized_shape", 0, 2, True),
 }
 # The spatial size given to each dimension after the channels (a small image, a short sequence).
 LAYER_INPUT_SPATIAL = 8

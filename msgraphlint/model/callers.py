@@ -273,6 +273,18 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
     return False
 
 
+def _unpacked_rank(function: FunctionNode, param: str) -> int | None:
+    """The rank a function's code shows its parameter has: ``a, b, c = x.shape`` gives 3."""
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == param
+                and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)):
+            return len(node.targets[0].elts)
+    return None
+
+
 def _statements(body: list[ast.stmt]):
     """Statements in source order, those of nested blocks (if, for, with, try) in place."""
     for statement in body:
@@ -620,11 +632,11 @@ class Callers:
             if param in passed and found is not None:
                 spec = _tensor_spec(passed[param], found[0], found[1])
             if spec is None and target.cell is not None:
-                spec = self._layer_input(target, param)
+                spec = self._layer_input(target, param, _unpacked_rank(node, param))
             specs.append(spec)
         return tuple(specs)
 
-    def _layer_input(self, target: Target, param: str) -> str | None:
+    def _layer_input(self, target: Target, param: str, rank: int | None) -> str | None:
         """The input the first known layer that ``param`` flows into takes, in statement order
         (a value computed from the parameter carries it on)."""
         carrying = {param}
@@ -635,7 +647,7 @@ class Callers:
                 if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                         and func.value.id == self_name
                         and any(isinstance(a, ast.Name) and a.id in carrying for a in call.args)):
-                    if (spec := self._layer_spec(target.cell, func.attr)) is not None:
+                    if (spec := self._layer_spec(target.cell, func.attr, rank)) is not None:
                         return spec
             if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
                     and any(isinstance(n, ast.Name) and n.id in carrying
@@ -644,23 +656,47 @@ class Callers:
                 carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         return None
 
-    def _layer_spec(self, cls: ClassInfo, attr: str) -> str | None:
+    def _layer_spec(self, cls: ClassInfo, attr: str, rank: int | None) -> str | None:
         for owner in self.mro(cls):
             for value in owner.self_assignments.get(attr, ()):
                 if not isinstance(value, ast.Call):
                     continue
                 layer = LAYER_INPUTS.get(owner.module.imports.qualify(value.func) or "")
                 if layer is None:
+                    # A project sub-Cell: what its own construct takes.
+                    if (spec := self._sub_cell_input(value, owner)) is not None:
+                        return spec
                     continue
-                name, position, rank = layer
+                name, position, layer_rank, last = layer
                 argument = next((k.value for k in value.keywords if k.arg == name), None)
                 if argument is None and position < len(value.args):
                     argument = value.args[position]
                 count = self._init_literal(cls, owner, argument)
+                if isinstance(count, tuple) and count:  # normalized_shape=(width,)
+                    count = count[-1]
                 if isinstance(count, int) and not isinstance(count, bool) and count > 0:
-                    dims = [LAYER_INPUT_BATCH, count] + [LAYER_INPUT_SPATIAL] * (rank - 2)
+                    # The rank the code unpacks (`batch, length, width = x.shape`) wins where the
+                    # layer takes any rank (Dense on a sequence).
+                    size = rank if last and rank and rank >= 2 else layer_rank
+                    middle = [LAYER_INPUT_SPATIAL] * (size - 2)
+                    dims = ([LAYER_INPUT_BATCH, *middle, count] if last
+                            else [LAYER_INPUT_BATCH, count, *middle])
                     return f"float32[{','.join(map(str, dims))}]"
         return None
+
+    def _sub_cell_input(self, call: ast.Call, owner: ClassInfo) -> str | None:
+        sub = self.class_named(call.func, owner.module, owner.scope)
+        if sub is None or not self.is_cell(sub) or id(sub) in self._input_pending:
+            return None
+        self._input_pending.add(id(sub))
+        try:
+            for root in self.targets(sub.module):
+                if root.cell is sub and root.node.name == "construct":
+                    specs = self.input_specs(root)
+                    return specs[0] if specs else None
+            return None
+        finally:
+            self._input_pending.discard(id(sub))
 
     def _init_literal(self, cls: ClassInfo, owner: ClassInfo, argument: ast.expr | None) -> object:
         """A constructor argument's value: a literal, or a parameter of the class's own
@@ -671,6 +707,9 @@ class Callers:
             return ast.literal_eval(argument)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             pass
+        if isinstance(argument, ast.Tuple):  # (width,)
+            items = tuple(self._init_literal(cls, owner, item) for item in argument.elts)
+            return None if None in items else items
         if not isinstance(argument, ast.Name) or owner is not cls or "__init__" not in cls.methods:
             return None
         init = cls.methods["__init__"]

@@ -66,6 +66,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
     _call_callees: dict[int, tuple] = field(default_factory=dict)
     evaluations: dict[int, object] = field(default_factory=dict)  # interpret.evaluation's cache
     _sub_cell_pending: set[int] = field(default_factory=set)
+    _input_pending: set[int] = field(default_factory=set)  # sub-Cells whose inputs are sought
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
     _compiled_in: dict[int, set[int]] = field(default_factory=dict)  # id(module) -> node ids
@@ -86,7 +87,8 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
             for cache in self._memo_caches.values():
                 cache.clear()
             for state in (self._compiled, self._compiled_in, self.evaluations, self._closure_done,
-                          self._returns_pending, self._call_pending, self._sub_cell_pending):
+                          self._returns_pending, self._call_pending, self._sub_cell_pending,
+                          self._input_pending):
                 state.clear()
 
     def memo(self, cache: dict, key, compute):
