@@ -10,8 +10,6 @@ takes the server down.
 from __future__ import annotations
 
 import asyncio
-import logging
-import re
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +21,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..docgen import rule_page
 from ..engine.findings import Edit, Finding
 from ..fix import SAFE, apply_to_file
+from ..fix.edits import line_starts
 from ..knowledge.catalogue import Severity
 from ..version import __version__
 from .session import (
@@ -37,9 +36,6 @@ SEVERITIES = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.ADVICE: types.DiagnosticSeverity.Information,
 }
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-log = logging.getLogger(__name__)
 
 
 class GraphLintServer(LanguageServer):
@@ -60,11 +56,11 @@ class GraphLintServer(LanguageServer):
     def use_settings(self, options: object) -> None:
         """Settings the client sent as msgraphlint's: a ``msgraphlint`` section, or a flat
         object of our names. Anything else (another tool's section, nothing) keeps ours."""
-        if isinstance(options, dict) and SETTINGS_SECTION not in options and options and \
+        if options is None or options == {}:
+            return
+        if isinstance(options, dict) and SETTINGS_SECTION not in options and \
                 not set(options) & set(SETTING_NAMES):
-            return
-        if options is None:
-            return
+            return  # another tool's settings
         settings, problems = EditorSettings.parse(options)
         for problem in problems:
             self.log(types.MessageType.Warning, problem)
@@ -375,7 +371,7 @@ def fix_all_action(ls: GraphLintServer, uri: str, report: FileReport) -> types.C
     fixed = ls.session.fix_all(report.path)
     if fixed is None or fixed == report.text:
         return None
-    starts = [0] + [match.end() for match in _LINE_BREAK.finditer(report.text)]
+    starts = line_starts(report.text)
     last_line = report.text[starts[-1]:]
     whole = types.Range(types.Position(0, 0), types.Position(
         len(starts) - 1, ls.workspace.position_codec.client_num_units(last_line)))

@@ -11,6 +11,7 @@ it (``ReachModel.sync``), and a file saved or changed on disk is read again
 
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import os
@@ -34,7 +35,7 @@ from ..engine.analyze import Engine
 from ..engine.findings import Edit, Finding
 from ..engine.suppress import Suppressions
 from ..knowledge.catalogue import Level
-from ..fix.edits import apply_edits
+from ..fix.edits import LINE_BREAK, apply_edits
 from ..pipeline import attach_fixes, fix_buffer, new_engine, select
 from ..syntax.project import project_root_for
 from ..syntax.source import split_lines
@@ -257,7 +258,6 @@ def _modified(path: Path | None) -> float:
 
 # ----- "disable on this line" -------------------------------------------------------------------
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
 _DISABLE_COMMENT = re.compile(r"#\s*(?:pylint|msgraphlint)\s*:\s*disable\s*=\s*[^#]*?(?=\s*(?:#|$))")
 
 
@@ -279,7 +279,7 @@ def suppression_edit(report: FileReport, finding: Finding) -> Edit | None:
     candidates.append(Edit(report.path, finding.line, end, finding.line, end,
                            f"  # pylint: disable={symbol}"))
     indent = line[: len(line) - len(line.lstrip())]
-    ending = _LINE_END.search(report.text)  # the file's own line ending
+    ending = LINE_BREAK.search(report.text)  # the file's own line ending
     candidates.append(Edit(report.path, finding.line, 1, finding.line, 1,
                            f"{indent}# pylint: disable-next={symbol}"
                            f"{ending.group(0) if ending else chr(10)}"))
@@ -292,8 +292,6 @@ def suppression_edit(report: FileReport, finding: Finding) -> Edit | None:
 
 
 def _parses(text: str) -> bool:
-    import ast
-
     try:
         ast.parse(text)
     except (SyntaxError, ValueError):
