@@ -80,14 +80,14 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
     findings = list(findings)
     runs = Counterfactuals(engine, planner, config, rerun)
     rewrites: dict[int, Fix | None] = {}
-    causes: list[tuple[int, str | None]] = []  # (finding, the error it caused): rewritten later
+    causes: list[int] = []  # findings shown to cause an error: rewritten in later runs
     explained: set[int] = set()  # targets whose first error a finding was shown to cause
     for i, finding in enumerate(findings):  # already shown to cause an error: rewritten later
         target = planner.for_finding(finding)
         if (finding.confirmation == CONFIRMED and target is not None and target.result
                 and target.result["status"] == "rejected"
                 and (rewrites.setdefault(i, counterfactual(finding, engine.project))) is not None):
-            causes.append((i, _failure(target.result)))
+            causes.append(i)
     for _ in range(ROUNDS):
         progress = False
         for target in _failing(planner):
@@ -98,7 +98,7 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
             # Every cause found so far, rewritten: the reach does not follow every way a target
             # gets to code (a sub-Cell in a list, a module-level import), and a rewrite of
             # another finding confirms nothing of this one; it only lets the compiler get further.
-            prior = [rewrites[i] for i, _ in causes]
+            prior = [rewrites[i] for i in causes]
             baseline = runs.result(target, prior)
             if baseline is None or baseline["status"] == "unverified":
                 continue  # the rewritten copy gave no answer: nothing learned
@@ -119,7 +119,7 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
                             if i not in rewrites:
                                 rewrites[i] = counterfactual(findings[i], engine.project)
                             if rewrites[i] is not None:
-                                causes.append((i, baseline.get("error")))
+                                causes.append(i)
                 members = [i for i in members if findings[i].confirmation == FAILS_ELSEWHERE]
             if baseline["status"] != "rejected":
                 continue
@@ -141,7 +141,7 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
                     ("compile", f"with this finding's code rewritten ({rewrites[i].description}),"
                                 f" {target.label} gets past that error: {past}"),
                 ))
-                causes.append((i, baseline.get("error")))
+                causes.append(i)
                 explained.add(id(target))
                 progress = True
         if not progress:
