@@ -98,6 +98,8 @@ class StrictSilentFamily(Family):
     def _check_in_place(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
         name = func.value.id
         kind = IGNORED_IN_PLACE[func.attr]
+        if _rejected_instead(node, func, ctx):
+            return
         values = _bound_only_to(name, ctx, lambda value: _builds(value, kind, ctx.module))
         if values is None:
             return
@@ -127,6 +129,20 @@ class StrictSilentFamily(Family):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
+
+
+def _rejected_instead(node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> bool:
+    """Spellings LAX rejects rather than ignores (seen with 2.10), whose consequence this rule's
+    message would misstate: ``d.setdefault(k, []).append(v)`` (an in-place call on the result:
+    "Only supported augassign to attribute of self, variable and index value") and
+    ``l.sort(key=<a def>)`` (NameError on the nested function); ``sort()`` and
+    ``sort(key=lambda ...)`` are ignored."""
+    if func.attr == "setdefault" and isinstance(ctx.values.parent(node), ast.Attribute):
+        return True
+    return func.attr == "sort" and any(
+        keyword.arg == "key" and not isinstance(keyword.value, ast.Lambda)
+        and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        for keyword in node.keywords)
 
 
 def _bound_only_to(name: str, ctx: FunctionContext, accepts) -> list[ast.expr] | None:

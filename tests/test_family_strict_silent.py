@@ -146,6 +146,24 @@ def test_in_place_methods_only_on_containers_the_function_builds(tmp_path):
     }
 
 
+def test_spellings_lax_rejects_are_not_called_ignored(tmp_path):
+    # Seen with 2.10 at LAX: both are rejected, so "compiles and does nothing" would be wrong.
+    got = findings(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                def by(v):
+                    return -v
+                groups = {}
+                groups.setdefault("a", []).append(1)
+                order = [3, 1, 2]
+                order.sort(key=by)
+                kept = [3, 1, 2]
+                kept.sort(key=None)
+                return x
+    """)
+    assert got == {("in-place-method-ignored", "kept.sort(key=None)")}
+
+
 def test_the_message_gives_the_statement_that_does_what_the_call_meant(tmp_path):
     found = check_source(tmp_path, HEADER + """
 class Net(nn.Cell):
