@@ -609,3 +609,17 @@ def test_the_bundled_torch_port_is_confirmed_finding_by_finding(tmp_path):
     assert records and {r["confirmation"] for r in records} == {"confirmed"}, [
         (r["symbol"], r["confirmation"], r["evidence"][0]["detail"][:120]) for r in records]
     assert len(records) == 6
+
+
+@pytest.mark.parametrize("level", ["strict", "lax"])
+def test_every_bad_samples_findings_are_confirmed_and_good_samples_clean(tmp_path, level):
+    done = cli("check", "--confirm", "--no-cache", "--syntax-level", level, "--format", "json",
+               "-j", "2", "samples", cwd=ROOT,
+               env={"MSGRAPHLINT_CACHE_DIR": str(tmp_path)})
+    records = json.loads(done.stdout)
+    bad = [r for r in records if r["path"].endswith("_bad.py")]
+    good = [r for r in records if r["path"].endswith("_good.py")]
+    assert bad and good == []
+    assert [(r["path"], r["line"], r["symbol"], r["confirmation"]) for r in bad
+            if r["confirmation"] != "confirmed"] == []
+    assert all(r["evidence"] for r in bad)

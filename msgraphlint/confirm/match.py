@@ -187,7 +187,7 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         return FAILS_ELSEWHERE, [("compile", f"the compile of {target.label} stopped at an error"
                                   f"{elsewhere} ({error}); fix it and run again")], message
     here = _function_of(target, finding.path, finding.line)
-    named = _names_of(finding) & _words(message or error)
+    named = _names_of(finding) & _words(message or error) or _its_error(finding, error)
     if primary and here and here == _function_of(target, *primary) and named:
         # MindSpore often names the statement's first line, not the call's: the same function
         # and the finding's own API in the message.
@@ -199,9 +199,10 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
                             f" {called}: {error} (In file {_where(primary)})")], message
     if primary is None:
         if named:
+            said = (f"it names {sorted(named)[0]!r}" if isinstance(named, set)
+                    else "it is the error this finding predicts")
             return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where}: {error} (its"
-                                f" message names no source line; it names {sorted(named)[0]!r})")
-                               ], message
+                                f" message names no source line; {said})")], message
         return FAILS_ELSEWHERE, [("compile", f"{target.label} fails {where} with an error that"
                                   f" names neither this line nor this code: {error}; fix it (or"
                                   " give the target's inputs) and run again")], message
@@ -232,6 +233,30 @@ def _names_of(finding: Finding) -> set[str]:
     # construct()"); not the fix's, which come after the consequence.
     names.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(\)", finding.message.split(":", 1)[0]))
     return names - _COMMON_WORDS
+
+
+def _its_error(finding: Finding, error: str) -> bool:
+    """The compiler's error is the one this finding predicts: the exception its own message
+    quotes (a constant folded while compiling: "(TypeError: unsupported operand type(s) ...)"),
+    or one the catalogue records the compiler giving for this rule ("Cannot join the return
+    values of different branches")."""
+    text = error.split(":", 1)[1].strip().lower() if ":" in error else error.strip().lower()
+    if len(text) >= 12 and text in finding.message.lower():
+        return True
+    # Compared as words, up to eight in a row (five at least): the recorded message is one
+    # instance ("... '__input_key_0__ + __input_key_1__' ..."), the error may be another ("* ").
+    said = " " + " ".join(_ANY_WORD.findall(error.lower())) + " "
+    recorded = " ".join(finding.rule.compiler.values())
+    for quoted in re.findall(r'"([^"]+)"', recorded):
+        words = _ANY_WORD.findall(quoted.lower())
+        run = min(8, len(words))
+        if run >= 5 and any(" " + " ".join(words[start:start + run]) + " " in said
+                            for start in range(len(words) - run + 1)):
+            return True
+    return False
+
+
+_ANY_WORD = re.compile(r"\w+")
 
 
 def _frozen_call(finding: Finding, evidence: tuple[str, str]) -> bool:
