@@ -33,8 +33,8 @@ ROUNDS = 8  # each round can uncover the error behind the one the last round exp
 
 
 class Counterfactuals:
-    def __init__(self, engine, planner: Planner, config, rerun):
-        self.engine, self.planner, self.config, self.rerun = engine, planner, config, rerun
+    def __init__(self, engine, rerun):
+        self.engine, self.rerun = engine, rerun
         self._runs: dict[tuple, dict | None] = {}
 
     def result(self, target: ConfirmTarget, fixes: list[Fix]) -> dict | None:
@@ -78,7 +78,7 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
     from ..fix import counterfactual
 
     findings = list(findings)
-    runs = Counterfactuals(engine, planner, config, rerun)
+    runs = Counterfactuals(engine, rerun)
     rewrites: dict[int, Fix | None] = {}
     causes: list[int] = []  # findings shown to cause an error: rewritten in later runs
     explained: set[int] = set()  # targets whose first error a finding was shown to cause

@@ -99,7 +99,7 @@ class GraphLintServer(LanguageServer):
             return None
         for message in report.internal_errors:
             self.log(types.MessageType.Error, f"internal error: {message}")
-        self._show_config_problem(path)
+        self._show_config_problem(report.config_problem)
         self.reports[uri] = (document.version, report)
         if self._analysed.get(uri) != document.version:
             # The other open files' findings may read this buffer: recomputed when next asked
@@ -132,8 +132,7 @@ class GraphLintServer(LanguageServer):
             else:
                 self.publish_later(uri)
 
-    def _show_config_problem(self, path: Path) -> None:
-        _, problem = self.session.config_for(path)
+    def _show_config_problem(self, problem: str | None) -> None:
         if problem and problem not in self._config_problems_shown:
             self._config_problems_shown.add(problem)
             self.window_show_message(types.ShowMessageParams(

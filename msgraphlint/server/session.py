@@ -118,6 +118,7 @@ class FileReport:
     findings: list[Finding]  # selected, unsuppressed, with their fixes
     config: Config
     internal_errors: list[str] = field(default_factory=list)
+    config_problem: str | None = None  # what is wrong with its pyproject.toml, if anything
 
     @property
     def lines(self) -> list[str]:
@@ -203,18 +204,17 @@ class Session:
 
     def report(self, path: Path) -> FileReport:
         """The findings for one file as the editor holds it."""
-        config, _ = self.config_for(path)
+        config, problem = self.config_for(path)
         raw = self.buffers.get(path)
-        text = (raw.decode("utf-8", "replace") if raw is not None
-                else Path(path).read_text("utf-8", "replace") if path.is_file() else "")
         if config.excludes(path):
-            return FileReport(path, text, [], config)
+            text = raw.decode("utf-8", "replace") if raw is not None else ""
+            return FileReport(path, text, [], config, config_problem=problem)
         engine = self._engine_with_buffers(path, config)
         checked = engine.check_files([path], {path: raw} if raw is not None else None)
         findings = [f for f in attach_fixes(select(checked.findings, config), engine)
                     if not f.suppressed and f.path == path]
-        text = engine.project.source(path).text or text
-        return FileReport(path, text, findings, config, checked.internal_errors)
+        return FileReport(path, engine.project.source(path).text or "", findings, config,
+                          checked.internal_errors, problem)
 
     def fix_all(self, path: Path) -> str | None:
         """The buffer with every safe fix applied as ``msgraphlint check --fix`` applies them;
