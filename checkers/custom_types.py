@@ -134,14 +134,18 @@ class CustomTypesFamily(Family):
     # x * self.steps: that state read back into a tensor value
     def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
         for operand, other in ((node.left, node.right), (node.right, node.left)):
-            if self._is_graph_state(operand, ctx) and ctx.is_variable(other):
-                ctx.report("non-parameter-state-read", operand, operand.attr, STATE_INSTEAD)
+            if (self._is_graph_state(operand, ctx) and ctx.is_variable(other)
+                    and (case := _read_case(operand, ctx)) != MEMO):
+                ctx.report("non-parameter-state-read", operand, operand.attr, STATE_INSTEAD,
+                           case=case)
 
     def visit_Return(self, node: ast.Return, ctx: FunctionContext) -> None:
         values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
         for value in values:
-            if value is not None and self._is_graph_state(value, ctx):
-                ctx.report("non-parameter-state-read", value, value.attr, STATE_INSTEAD)
+            if (value is not None and self._is_graph_state(value, ctx)
+                    and (case := _read_case(value, ctx)) != MEMO):
+                ctx.report("non-parameter-state-read", value, value.attr, STATE_INSTEAD,
+                           case=case)
 
     def _is_graph_state(self, node: ast.expr, ctx: FunctionContext) -> bool:
         """self.<attr> where the target's compiled code assigns attr and it is Cell state."""
@@ -157,6 +161,40 @@ class CustomTypesFamily(Family):
         model, target = ctx.model, ctx.function.target
         return model.memo(model.table("custom_types.graph_assigned"), id(target),
                           lambda: _graph_assigned_attributes(model, target))
+
+
+MEMO = "memo"
+
+
+def _read_case(read: ast.Attribute, ctx: FunctionContext) -> str:
+    """"stale" when this function, on every call and before the read, assigns the attribute a
+    tensor (`self.cache = x * 2` then `self.cache + x`): LAX keeps the first call's value.
+    MEMO when it assigns it under a test of the attribute itself (`if self.cache is None:`): a
+    deliberate memo, which LAX ran as PyNative does (2.10), so there is nothing to say at LAX
+    (non-parameter-attribute-assign reports what STRICT does)."""
+    for statement in ctx.function.node.body:
+        if statement.lineno >= read.lineno:
+            break
+        if isinstance(statement, ast.Assign) and ctx.is_variable(statement.value) and any(
+            _names_attribute(target, read.attr, ctx) for target in statement.targets
+        ):
+            return "stale"
+        if isinstance(statement, ast.If) and _tests_attribute(statement.test, read.attr, ctx):
+            if any(isinstance(inner, ast.Assign)
+                   and any(_names_attribute(t, read.attr, ctx) for t in inner.targets)
+                   for inner in ast.walk(statement)):
+                return MEMO
+    return ""
+
+
+def _names_attribute(target: ast.expr, attr: str, ctx: FunctionContext) -> bool:
+    return any(isinstance(element, ast.Attribute) and ctx.is_self(element.value)
+               and element.attr == attr for element in flatten_targets(target))
+
+
+def _tests_attribute(test: ast.expr, attr: str, ctx: FunctionContext) -> bool:
+    return any(isinstance(node, ast.Attribute) and ctx.is_self(node.value) and node.attr == attr
+               for node in ast.walk(test))
 
 
 def _graph_assigned_attributes(model: ReachModel, target: Target) -> frozenset[str]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
+from msgraphlint.model.attributes import held_call_names
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.model.compiled import is_static
-from msgraphlint.knowledge.mindspore import CELL_CLASS
+from msgraphlint.knowledge.mindspore import CELL_CLASS, is_loss_function, is_mindspore_cell_name
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -23,6 +24,9 @@ DEVICE_METHODS = frozenset({"cuda", "cpu"})
 DEVICE_NAME_HINT = "device"
 DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
 DELETE_THE_CALL = "delete the call (choose the device once with mindspore.set_device)"
+# move-to-tensor-device's case: the moved tensor is passed to a MindSpore layer or loss, which
+# (2.10, LAX) rejects the graph or, for some dtypes, compiles it with a zero gradient.
+INTO_LAYER = "into-layer"
 
 
 class PytorchHabitsFamily(Family):
@@ -44,7 +48,8 @@ class PytorchHabitsFamily(Family):
             ctx.report("device-move-call", node, spelled, DELETE_THE_CALL)
         elif func.attr == "to" and (device := device_argument(node)) is not None:
             if names_tensor_device(device, ctx):
-                ctx.report("move-to-tensor-device", node, spelled, to_replacement(node, func.value))
+                ctx.report("move-to-tensor-device", node, spelled, to_replacement(node, func.value),
+                           case=INTO_LAYER if feeds_mindspore_layer(node, ctx) else "")
             elif names_device(device, ctx):
                 ctx.report("device-move-call", node, spelled, to_replacement(node, func.value))
 
@@ -70,6 +75,35 @@ def size_replacement(node: ast.Call, receiver: str) -> str:
     if not node.args:
         return f"{receiver}.shape"
     return f"{receiver}.shape[{ast.unparse(node.args[0])}]"
+
+
+def feeds_mindspore_layer(node: ast.Call, ctx: FunctionContext) -> bool:
+    """The call's result reaches, directly or through a local name, an argument of a MindSpore
+    layer (``self.loss = nn.MSELoss()``, then ``self.loss(a, b)``) or loss function."""
+    return any(_is_mindspore_layer(call.func, ctx) for call in _consumers(node, ctx))
+
+
+def _consumers(node: ast.expr, ctx: FunctionContext) -> list[ast.Call]:
+    parent = ctx.values.parent(node)
+    if isinstance(parent, ast.keyword):
+        parent = ctx.values.parent(parent)
+    if isinstance(parent, ast.Call) and parent.func is not node:
+        return [parent]
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(
+            name := parent.targets[0], ast.Name):
+        uses = [load for load in ast.walk(ctx.function.node)
+                if isinstance(load, ast.Name) and load.id == name.id
+                and isinstance(load.ctx, ast.Load) and load.lineno > parent.lineno]
+        return [call for use in uses for call in _consumers(use, ctx)]
+    return []
+
+
+def _is_mindspore_layer(func: ast.expr, ctx: FunctionContext) -> bool:
+    if isinstance(func, ast.Attribute) and ctx.is_self(func.value):
+        built = held_call_names(ctx, func.attr)
+        return bool(built) and all(name is not None and is_mindspore_cell_name(name)
+                                   for name in built)
+    return is_loss_function(ctx.qualify(func) or "")
 
 
 def names_device(expr: ast.expr, ctx: FunctionContext) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .knowledge.catalogue import DEVICES, Level, Rule, replacement_table, rules
+from .knowledge.catalogue import DEVICES, Level, Rule, consequence, replacement_table, rules
 
 VERDICT_WORDS = {
     "rejected": "fails to compile",
@@ -70,6 +70,7 @@ def rule_page(rule: Rule) -> str:
         "",
         "LAX is MindSpore's default level. Severity: error where the compiler rejects the code,"
         " warning where it compiles but misbehaves, advice otherwise.",
+        *cases_section(rule),
         "",
         "## Example",
         "",
@@ -98,6 +99,16 @@ def rule_page(rule: Rule) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def cases_section(rule: Rule) -> list[str]:
+    """The shapes whose consequence differs from the rule's default, each with its message."""
+    if not rule.cases:
+        return []
+    lines = ["", "### What the message says, by shape", "",
+             f"- Otherwise: {consequence(rule)}."]
+    lines += [f"- When {case.when}: {consequence(rule, name)}." for name, case in rule.cases.items()]
+    return lines
 
 
 FIX_WORDS = {

@@ -109,7 +109,15 @@ def reported_message_args(finding: Finding, level: Level, device: str) -> tuple:
     category = CATEGORY_SEVERITY.get(finding.rule_id[0])
     note = f" [{severity.value} at {finding.level(level).value}]" if severity != category else ""
     reach = f" ({finding.reached_from})" if finding.reached_from else ""
+    if finding.rule.cases:  # the consequence depends on the case: the message is one argument
+        return (finding.rule.template_for(finding.case) % finding.args, reach + note)
     return (*finding.args, reach + note)
+
+
+def plugin_template(rule: catalogue.Rule) -> str:
+    """pylint's fixed template: the rule's, or for a rule with cases the whole message as an
+    argument (reported_message_args fills it with the case's consequence)."""
+    return "%s%s" if rule.cases else rule.template + "%s"
 
 
 def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChecker]:
@@ -120,7 +128,7 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
         msgs = {
             # LINE scope: positions come from the engine's own (stdlib ast) tree, not astroid nodes.
             rule.id: (
-                rule.template + "%s",
+                plugin_template(rule),
                 rule.symbol,
                 f"{rule.title}. {rule.rationale.strip()}",
                 # Style-only advice is off unless enabled by name, as with --select.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .engine_helpers import findings_on_lines
 
 FAMILY = {
@@ -225,3 +227,35 @@ class Net(nn.Cell):
         ("non-parameter-attribute-assign", 'self.cache["b"] = 2'),
         ("non-parameter-attribute-assign", "self.rows[0].append(3)"),
     }
+
+
+def test_a_tensor_written_on_every_call_and_read_back_is_stale_a_memo_is_not_reported(tmp_path):
+    """The message states what LAX does with each shape (probed with 2.10): a tensor assigned on
+    every call is read back stale; a counter only loses its gradient; a memo written under a test
+    of itself runs as PyNative does, so nothing is said about reading it."""
+    from .engine_helpers import check_source
+
+    source = HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.cache = None
+                self.memo = None
+                self.steps = 0
+
+            def construct(self, x):
+                self.cache = x * 2
+                self.steps = self.steps + 1
+                if self.memo is None:
+                    self.memo = x * 3
+                return self.cache + x, x * self.steps, self.memo + x
+    """)
+    reads = [f for f in check_source(tmp_path, source) if f.rule.symbol == "non-parameter-state-read"]
+    by_attribute = {f.args[0]: f for f in reads}
+    assert set(by_attribute) == {"cache", "steps"}
+    assert by_attribute["cache"].case == "stale"
+    assert "first run is the one later runs read back (stale)" in by_attribute["cache"].message
+    assert by_attribute["cache"].evidence_kind == "stale"
+    assert by_attribute["steps"].case == ""
+    assert "stale" not in by_attribute["steps"].message
+    assert by_attribute["steps"].evidence_kind == "gradient"

@@ -236,3 +236,33 @@ def test_a_static_forward_of_an_autograd_function_port_is_not_a_missing_construc
         "        return x * 2\n"
     )
     assert [f.rule.symbol for f in check_source(tmp_path, source)] == []
+
+
+def test_a_tensor_moved_into_a_mindspore_layer_or_loss_says_it_may_be_rejected(tmp_path):
+    """2.10 at LAX: into nn.MSELoss, nn.Dense or ops.mse_loss the graph was rejected; into
+    arithmetic, ops.abs or a project Cell it compiled with a zero gradient (the default clause)."""
+    loss = "self.loss = nn.MSELoss()"
+    cases = {
+        "self.loss(x, y.to(x.device))": "into-layer",
+        "self.fc(y.to(x.device))": "into-layer",
+        "ops.mse_loss(x, y.to(x.device))": "into-layer",
+        "ops.cross_entropy(x, target=y.to(x.device))": "into-layer",
+        "(x * y.to(x.device)).sum()": "",
+        "ops.abs(y.to(x.device))": "",
+    }
+    for expression, case in cases.items():
+        found = [f for f in in_construct(tmp_path, expression, loss)
+                 if f.rule.symbol == "move-to-tensor-device"]
+        assert [f.case for f in found] == [case], expression
+        assert ("rejects the graph" in found[0].message) == bool(case), expression
+    through_a_name = findings(tmp_path, """
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.criterion = nn.CrossEntropyLoss()
+
+            def construct(self, logits, labels):
+                labels = labels.to(logits.device)
+                return self.criterion(logits, labels)
+        """)
+    assert [f.case for f in through_a_name] == ["into-layer"]

@@ -85,6 +85,13 @@ def test_pylint_cli_matches_the_msgraphlint_engine_on_every_sample():
     }
     assert from_pylint == from_engine
     assert from_engine, "the samples must produce findings"
+    # The same words, a rule's case included (pylint adds a severity note of its own).
+    said = {(Path(m["absolutePath"]).resolve(), m["line"], m["column"] + 1, m["messageId"]):
+            m["message"] for m in messages}
+    for path in files:
+        for f in engine.check_file(path):
+            if not f.suppressed:
+                assert said[(f.path.resolve(), f.line, f.column, f.rule_id)].startswith(f.message)
 
 
 def test_from_stdin_lints_the_unsaved_buffer(tmp_path):

@@ -162,7 +162,7 @@ def _lost_gradients(engine, findings: list[Finding], planner: Planner, config,
     for finding in findings:
         target = planner.for_finding(finding)
         result = target.result if target is not None else None
-        if (finding.confirmation != NOT_REPRODUCED or finding.rule.evidence != "gradient"
+        if (finding.confirmation != NOT_REPRODUCED or finding.evidence_kind != "gradient"
                 or not result or result["status"] != "compiled" or not result.get("gradient")):
             judged.append(finding)
             continue

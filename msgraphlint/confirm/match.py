@@ -157,17 +157,17 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
     if verdict == Verdict.ACCEPTED:
         return CONFIRMED, [("compile", f"{target.label} compiled {where}"), *fallback_evidence], None
     shown = [(kind, detail) for kind, detail in result.get("evidence", [])]
-    matching = [pair for pair in shown if pair[0] == finding.rule.evidence
+    matching = [pair for pair in shown if pair[0] == finding.evidence_kind
                 or _frozen_call(finding, pair)]
     # The claim is the consequence the message states (a lost gradient, a frozen value, an
     # effect run once): a PyExecute node at the line shows the mechanism, not the claim.
     if matching:
         return CONFIRMED, [*matching, *fallback_evidence], None
     detail = (f"{target.label} compiled {where}, and with inputs {list(target.inputs)} showed no"
-              f" {finding.rule.evidence} difference from PyNative")
+              f" {finding.evidence_kind} difference from PyNative")
     if result.get("note"):
         detail += f" ({result['note']})"
-    return NOT_REPRODUCED, [(finding.rule.evidence, detail), *shown, *fallback_evidence], None
+    return NOT_REPRODUCED, [(finding.evidence_kind, detail), *shown, *fallback_evidence], None
 
 
 def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, device: str):
@@ -180,13 +180,18 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         at = primary if primary and _at([primary], finding) else (finding.path, finding.line)
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where}: {error}"
                             f" (In file {_where(at)})")], message
+    here = _function_of(target, finding.path, finding.line)
+    if (finding.case and finding.rule.cases[finding.case].may_reject and primary and here
+            and here == _function_of(target, *primary)):
+        # The message says the code its result feeds may reject the graph: it did, there.
+        return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} where the"
+                            f" result is used: {error} (In file {_where(primary)})")], message
     if finding.rule.verdict(target.level, device) != Verdict.REJECTED:
         # Near but not at the line, only a rule that predicts this very failure is confirmed
         # (an endless `while True` beside a host call is the loop's error, not the call's).
         elsewhere = f" at {_where(primary)}" if primary else ""
         return FAILS_ELSEWHERE, [("compile", f"the compile of {target.label} stopped at an error"
                                   f"{elsewhere} ({error}); fix it and run again")], message
-    here = _function_of(target, finding.path, finding.line)
     named = _names_of(finding) & _words(message or error) or _its_error(finding, error)
     if primary and here and here == _function_of(target, *primary) and named:
         # MindSpore often names the statement's first line, not the call's: the same function

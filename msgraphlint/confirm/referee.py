@@ -259,6 +259,8 @@ class Observation:
     error: str | None = None  # one line: the first call's error, or the second call's
     text: str | None = None  # the whole message of that error
     outputs: tuple | None = None  # (first call, second call); None if the second call failed
+    # A third call with other inputs (floating tensors doubled): what a stale value shows in.
+    other_output: object = None
     gradient: object = None
     gradient_error: str | None = None
     events: int | None = None  # entries the second call added to module-level containers
@@ -350,11 +352,26 @@ def observe(ms, module, target: dict, inputs: list, graph: bool,
     seen = Observation(True, outputs=(first, second), host_calls=counter.count,
                        host_names=counter.names,
                        events=_grown(before, container_entries()))
+    if (others := other_inputs(inputs)) is not None:
+        try:
+            seen.other_output = normalise(function(*others))
+        except Exception:  # noqa: BLE001 - no third output to compare: no stale evidence
+            pass
     try:
         seen.gradient = normalise(ms.grad(function, grad_position=0)(*inputs))
     except Exception as error:  # noqa: BLE001 - not every output is differentiable
         seen.gradient_error = one_line(error)
     return seen
+
+
+def other_inputs(inputs: list) -> list | None:
+    """The same inputs with floating tensors doubled (ints may be indices or sizes: kept), or
+    None when there is no floating input to change."""
+    from mindspore import Tensor
+
+    changed = [value * 2 if isinstance(value, Tensor) and value.is_floating_point() else value
+               for value in inputs]
+    return changed if any(a is not b for a, b in zip(changed, inputs)) else None
 
 
 def judge(module, target: dict, ir_dir: Path | None = None) -> Judgement:
@@ -417,6 +434,12 @@ def compare(graph: Observation, reference: Observation,
                          " did not"))
     elif reproducible and not same(graph.outputs, reference.outputs):
         evidence.append(("output", "GRAPH_MODE and PyNative return different values"))
+    elif (reproducible and g_det and graph.other_output is not None
+          and reference.other_output is not None
+          and not same(graph.other_output, reference.other_output)):
+        evidence.append(("stale", "the first two calls matched PyNative, but a third call with"
+                         " other inputs (floating inputs doubled) returned a different value in"
+                         " GRAPH_MODE: a value from an earlier call was read back"))
     g_grad, r_grad = graph.gradient, reference.gradient
     if reproducible and g_grad is not None and r_grad is not None and not same(g_grad, r_grad):
         evidence.append(("gradient", _gradient_detail(g_grad, r_grad)))

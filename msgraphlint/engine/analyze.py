@@ -75,8 +75,9 @@ class CellContext:
     def qualify(self, node: ast.expr) -> str | None:
         return self.module.imports.qualify(node)
 
-    def report(self, symbol: str, node: ast.AST, *args: object) -> None:
-        self.findings.append(self.engine.make_finding(self.module, symbol, node, args))
+    def report(self, symbol: str, node: ast.AST, *args: object, case: str = "") -> None:
+        """``case``: which of the rule's cases (catalogue) this code is, when the rule has them."""
+        self.findings.append(self.engine.make_finding(self.module, symbol, node, args, case=case))
 
 
 @dataclass
@@ -122,9 +123,9 @@ class FunctionContext(CellContext):
             return False
         return returns_to_python(node, self.function, self.values)
 
-    def report(self, symbol: str, node: ast.AST, *args: object) -> None:
+    def report(self, symbol: str, node: ast.AST, *args: object, case: str = "") -> None:
         self.findings.append(
-            self.engine.make_finding(self.module, symbol, node, args, self.function)
+            self.engine.make_finding(self.module, symbol, node, args, self.function, case)
         )
 
 
@@ -380,6 +381,7 @@ class Engine:
         node: ast.AST,
         args: tuple,
         compiled: CompiledFunction | None = None,
+        case: str = "",
     ) -> Finding:
         rule = lookup_rule(symbol)
         lines = module.source.lines
@@ -392,7 +394,8 @@ class Engine:
             if lines and end_offset is not None
             else column
         )
-        message = rule.template % args if args else rule.template
+        template = rule.template_for(case)
+        message = template % args if args else template
         target = compiled.target if compiled else None
         reached = compiled.reached_from if compiled else None
         if reached:
@@ -412,6 +415,7 @@ class Engine:
             level_override=target.level if target else None,
             advice_only=bool(target and target.bytecode),
             args=args,
+            case=case,
         )
 
     def _problem_finding(self, source: SourceFile, problem) -> Finding:

@@ -47,6 +47,7 @@ class Finding:
     advice_only: bool = False  # e.g. capture_mode="bytecode": the graph is split, not rejected
     suppressed: bool = False  # an inline `# pylint: disable=...` names this rule
     args: tuple = field(default=(), compare=False)
+    case: str = ""  # which of the rule's cases the message states ("" for the rule's default)
     # Set by --confirm (msgraphlint.confirm): "confirmed" | "not-reproduced" | "fails-elsewhere" |
     # "unverified", the
     # compiler's own message, and evidence as (kind, detail) pairs, kind one of compile, output,
@@ -62,6 +63,11 @@ class Finding:
     @property
     def rule(self) -> Rule:
         return lookup_rule(self.rule_id)
+
+    @property
+    def evidence_kind(self) -> str:
+        """The kind of evidence that shows the consequence this finding's message states."""
+        return self.rule.evidence_for(self.case)
 
     def level(self, configured: Level) -> Level:
         return self.level_override or configured

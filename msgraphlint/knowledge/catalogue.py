@@ -57,6 +57,19 @@ PYLINT_CHECKER_ID = "87"  # message ids x87nn: unused by pylint, its extensions 
 
 
 @dataclass(frozen=True)
+class RuleCase:
+    """One shape of a rule's problem whose consequence at LAX differs from the rule's default:
+    the checker that sees which shape the code has reports it with this case's clause."""
+
+    when: str  # the shape, for the docs: "the attribute holds a tensor written in compiled code"
+    misbehaves: str  # the clause that replaces the rule's ``misbehaves``
+    evidence: str = ""  # how --confirm shows it, when not the rule's evidence
+    # The clause says the graph may also be rejected where this code's result is used: a
+    # rejection in the same function confirms it too.
+    may_reject: bool = False
+
+
+@dataclass(frozen=True)
 class Rule:
     id: str
     symbol: str
@@ -91,6 +104,7 @@ class Rule:
     # opinionated rules opt-in); why it is opt-in, for docs/usage.md.
     opt_in: bool = False
     opt_in_why: str = ""
+    cases: dict[str, RuleCase] = field(default_factory=dict)
 
     def verdict(self, level: Level, device: str = "CPU") -> Verdict:
         return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])
@@ -109,6 +123,16 @@ class Rule:
     def template(self) -> str:
         """The %-style message template with the consequence written in (once per rule)."""
         return self.message.replace("{consequence}", consequence(self))
+
+    def template_for(self, case: str = "") -> str:
+        """The template for one of the rule's cases ("" is the rule's default)."""
+        if not case:
+            return self.template
+        return self.message.replace("{consequence}", consequence(self, case))
+
+    def evidence_for(self, case: str = "") -> str:
+        """The kind of evidence --confirm needs to show this case's consequence."""
+        return (self.cases[case].evidence if case else "") or self.evidence
 
     def replacement_for(self, qualified: str) -> str:
         """The MindSpore spelling for a host call this rule flags (data/replacements.toml)."""
@@ -139,6 +163,7 @@ def _rule_from_table(rule_id: str, table: dict) -> Rule:
         for device, levels in table.pop("device_verdicts", {}).items()
     }
     compiler = _parse_level_map(table.pop("compiler"), str)
+    cases = {name: RuleCase(**case) for name, case in table.pop("cases", {}).items()}
     tags = tuple(table.pop("tags", ()))
     cap = table.pop("static_severity", None)
     return Rule(
@@ -146,6 +171,7 @@ def _rule_from_table(rule_id: str, table: dict) -> Rule:
         verdicts=verdicts,
         device_verdicts=device_verdicts,
         compiler=compiler,
+        cases=cases,
         tags=tags,
         static_severity=Severity(cap) if cap else None,
         **table,
@@ -156,9 +182,10 @@ def _joined(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def consequence(rule: Rule) -> str:
+def consequence(rule: Rule, case: str = "") -> str:
     """What the compiler does with the flagged code, level by level, from the verdicts alone:
-    ``rejected at STRICT and COMPATIBLE, at LAX it runs in the interpreter and ...``.
+    ``rejected at STRICT and COMPATIBLE, at LAX it runs in the interpreter and ...``; ``case``
+    names one of the rule's cases, whose clause replaces the misbehaviour.
 
     Written for every level (not just the configured one) so that a finding's text does not
     depend on the run's settings; a device whose verdicts differ is named.
@@ -173,7 +200,8 @@ def consequence(rule: Rule) -> str:
         if verdict is Verdict.REJECTED:
             parts.append(f"rejected at {where}")
         else:
-            what = rule.misbehaves if verdict is Verdict.MISBEHAVES else rule.accepted or "it compiles"
+            misbehaves = rule.cases[case].misbehaves if case else rule.misbehaves
+            what = misbehaves if verdict is Verdict.MISBEHAVES else rule.accepted or "it compiles"
             parts.append(f"at {where}{',' * every} {what}")
     text = ", ".join(parts)
     others = [device for device in DEVICES if device not in rule.device_verdicts]

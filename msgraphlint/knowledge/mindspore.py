@@ -223,6 +223,17 @@ def is_layer_or_primitive(qualified: str | None) -> bool:
             and qualified.startswith((NN_NAMESPACE, PRIMITIVE_NAMESPACE)))
 
 
+# Last names of MindSpore's loss functions (ops.mse_loss, ops.cross_entropy, mint's too).
+LOSS_WORDS = ("loss", "entropy")
+
+
+def is_loss_function(qualified: str) -> bool:
+    """A MindSpore loss function: ``ops.mse_loss``, ``ops.cross_entropy``, ``mint.nn.functional.l1_loss``."""
+    last = qualified.rsplit(".", 1)[-1]
+    return is_mindspore_name(qualified) and last[:1].islower() and any(
+        word in last.lower() for word in LOSS_WORDS)
+
+
 def is_tensor_function(qualified: str) -> bool:
     """A function (not a class) of mindspore.ops, mint or mindspore.numpy."""
     return (qualified.startswith(TENSOR_FUNCTION_MODULES)

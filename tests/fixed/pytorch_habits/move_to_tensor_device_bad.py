@@ -13,3 +13,15 @@ class Mask(nn.Cell):
 class Follow(nn.Cell):
     def construct(self, x):
         return (x * x).sum()  # expect: move-to-tensor-device
+
+
+class MovedLabels(nn.Cell):
+    """Passed to a MindSpore loss, the moved tensor makes LAX reject the graph instead."""
+
+    def __init__(self):
+        super().__init__()
+        self.loss = nn.MSELoss()
+
+    def construct(self, logits, labels):
+        labels = labels  # expect: move-to-tensor-device
+        return self.loss(logits, labels)
