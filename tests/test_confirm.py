@@ -611,6 +611,21 @@ def test_the_bundled_torch_port_is_confirmed_finding_by_finding(tmp_path):
     assert len(records) == 6
 
 
+def test_the_bundled_transformer_port_is_fed_what_its_driver_builds(tmp_path):
+    # train_step(*random_batch(rng)): the batch a helper builds from module constants; each
+    # encoder layer's input has the rank its attention unpacks; eval_step = ms.jit(eval_fn) is
+    # called by its alias.
+    shutil.copytree(ROOT / "samples" / "models" / "transformer_port", tmp_path / "transformer_port")
+    done = cli("check", "--confirm", "--no-cache", "--format", "json", "-j", "2",
+               "transformer_port", cwd=tmp_path)
+    records = json.loads(done.stdout)
+    assert records and {r["confirmation"] for r in records} == {"confirmed"}, [
+        (r["symbol"], r["confirmation"], r["evidence"][0]["detail"][:160]) for r in records]
+    frozen = [r for r in records if r["symbol"] in ("clock-frozen", "random-frozen")]
+    assert frozen and all(e["kind"] in ("output", "effect", "fallback")
+                          for r in frozen for e in r["evidence"])
+
+
 @pytest.mark.parametrize("level", ["strict", "lax"])
 def test_every_bad_samples_findings_are_confirmed_and_good_samples_clean(tmp_path, level):
     done = cli("check", "--confirm", "--no-cache", "--syntax-level", level, "--format", "json",

@@ -839,3 +839,76 @@ def test_what_a_helper_or_sub_cell_gives_back_follows_its_returns(tmp_path):
                 return math.sqrt(y.sum()) + math.sqrt(self.twice(x).sum()) + a
     """})
     assert [line for line, _ in flagged(tmp_path, "m.py")] == [19, 19]  # y and twice(x) only
+
+
+def input_specs_of(folder: Path, name: str) -> dict[str, tuple]:
+    project = Project()
+    model = ReachModel(project)
+    return {root.label: model.input_specs(root) for root in model.targets(project.module(folder / name))}
+
+
+def test_inputs_from_a_batch_helper_module_constants_and_a_jit_alias(tmp_path):
+    write(tmp_path, {"train.py": """
+        import numpy as np
+        import mindspore as ms
+
+        BATCH, LENGTH, WIDTH, CLASSES = 4, 6, 3, 5
+
+        @ms.jit
+        def step(data, label):
+            return data.sum() + label.sum()
+
+        def check(data, label):
+            return data.mean()
+
+        check_step = ms.jit(check)
+
+        def make_batch(rng):
+            data = rng.standard_normal((BATCH, LENGTH, WIDTH)).astype(np.float32)
+            label = rng.integers(0, CLASSES, BATCH).astype(np.int32)
+            return ms.Tensor(data), ms.Tensor(label)
+
+        def main():
+            rng = np.random.default_rng(0)
+            step(*make_batch(rng))
+            check_step(*make_batch(rng))
+    """})
+    specs = input_specs_of(tmp_path, "train.py")
+    assert specs["step"] == ("float32[4,6,3]", "int32[4]")  # integers(low, high, size): the size
+    assert specs["check_step = jit(check)"] == ("float32[4,6,3]", "int32[4]")
+
+
+def test_a_cell_input_has_the_rank_a_sub_cell_unpacks_through_a_container(tmp_path):
+    write(tmp_path, {"net.py": """
+        from mindspore import nn
+
+        class Attention(nn.Cell):
+            def __init__(self, width):
+                super().__init__()
+                self.proj = nn.Dense(width, width)
+
+            def construct(self, x):
+                batch, length, width = x.shape
+                return self.proj(x).reshape(batch, length, width)
+
+        class Layer(nn.Cell):
+            def __init__(self, width=16):
+                super().__init__()
+                self.norm = nn.LayerNorm((width,))
+                self.attn = Attention(width)
+
+            def construct(self, x):
+                return x + self.attn(self.norm(x))
+
+        class Stack(nn.Cell):
+            def __init__(self, features=8, width=16):
+                super().__init__()
+                self.embed = nn.Dense(features, width)
+                self.layers = nn.SequentialCell([Layer(width) for _ in range(2)])
+
+            def construct(self, x):
+                return self.layers(self.embed(x))
+    """})
+    specs = input_specs_of(tmp_path, "net.py")
+    assert specs["Layer.construct"] == ("float32[2,8,16]",)  # LayerNorm's width, Attention's rank
+    assert specs["Stack.construct"] == ("float32[2,8,8]",)  # Dense's features, the layers' rank

@@ -223,6 +223,17 @@ def is_layer_or_primitive(qualified: str | None) -> bool:
             and qualified.startswith((NN_NAMESPACE, PRIMITIVE_NAMESPACE)))
 
 
+# Where numpy's array makers take the shape: the position of ``size``/``shape`` (a tuple, or an
+# int for one dimension), or None for ``rand(2, 3)``, whose every argument is a dimension. A
+# driver's batch (`rng.standard_normal((8, 16, 8))`, `rng.integers(0, 4, 8)`) is read with it.
+NUMPY_SHAPE_ARGUMENT = {
+    "zeros": 0, "ones": 0, "empty": 0, "full": 0, "standard_normal": 0, "random": 0,
+    "random_sample": 0, "integers": 2, "randint": 2, "normal": 2, "uniform": 2, "choice": 1,
+    "rand": None, "randn": None,
+}
+NUMPY_SHAPE_KEYWORDS = ("size", "shape")
+
+
 # Last names of MindSpore's loss functions (ops.mse_loss, ops.cross_entropy, mint's too).
 LOSS_WORDS = ("loss", "entropy")
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..knowledge.mindspore import (
     ELEMENT_TYPES, JIT_CLASS_DECORATOR, LAYER_INPUT_BATCH, LAYER_INPUT_SPATIAL, LAYER_INPUTS,
-    TENSOR_CONSTRUCTORS, returns_tensor,
+    NUMPY_SHAPE_ARGUMENT, NUMPY_SHAPE_KEYWORDS, TENSOR_CONSTRUCTORS, is_mindspore_cell_name,
+    returns_tensor,
 )
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
@@ -136,15 +137,28 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) ->
     """The one module-level function every use of ``name`` (outside its own definition) is in,
     or None when it is used in several places or at module level."""
     functions = [f for f in module.functions.values()]
+    wrapping = _wrapping_lines(module, name, definition)
     driver = None
     for number in _lines_naming(module, name):
         if definition.lineno <= number <= (definition.end_lineno or definition.lineno):
             continue  # super(Net, self) and the class line itself
+        if number in wrapping:
+            continue  # `step = jit(fn)`: where the name is made, not a use
         inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
         if inside is None or (driver is not None and inside is not driver):
             return None
         driver = inside
     return driver
+
+
+def _wrapping_lines(module: ModuleInfo, name: str, definition: ast.AST) -> set[int]:
+    """Lines of module-level ``name = <call>(definition's name, ...)``: a jit alias being made."""
+    own = getattr(definition, "name", None)
+    return {statement.lineno for statement in module.tree.body
+            if own is not None and own != name and isinstance(statement, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+            and isinstance(statement.value, ast.Call)
+            and any(isinstance(a, ast.Name) and a.id == own for a in statement.value.args)}
 
 
 def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST,
@@ -249,6 +263,38 @@ def only_read(module: ModuleInfo, function: ast.AST, name: str) -> bool:
     return True
 
 
+def _through_batch_helper(module: ModuleInfo, calls: list[ast.Call]):
+    """``step(*random_batch(rng))`` in every call, ``random_batch`` a function of the same module
+    whose every return is a tuple of the same length: (module, that function, the calls as if
+    its returned elements were passed), so the tensors it builds are read where it builds them.
+    None for any other starred call."""
+    helpers = set()
+    for call in calls:
+        if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Starred):
+            return None
+        made = call.args[0].value
+        if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)):
+            return None
+        helpers.add(made.func.id)
+    if len(helpers) != 1:
+        return None
+    name = helpers.pop()
+    helper = next((node for node in module.tree.body
+                   if isinstance(node, ast.FunctionDef) and node.name == name), None)
+    if helper is None:
+        return None
+    returns = [node.value for node in ast.walk(helper) if isinstance(node, ast.Return)]
+    if not returns or not all(isinstance(r, ast.Tuple) for r in returns) or len(
+            {len(r.elts) for r in returns}) != 1 or len(returns) != 1:
+        return None
+    elements = returns[0].elts
+    if any(isinstance(e, ast.Starred) for e in elements):
+        return None
+    expanded = [ast.copy_location(ast.Call(func=call.func, args=list(elements), keywords=[]), call)
+                for call in calls]
+    return module, helper, expanded
+
+
 def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth: int) -> bool:
     """Whether a driver's argument is surely a Python constant (no tensor anywhere in it)."""
     if depth > MAX_CONSTANT_DEPTH:
@@ -298,9 +344,10 @@ _NUMPY = "numpy."
 
 
 def _tensor_spec(expr: ast.expr, module: ModuleInfo, driver: ast.AST) -> str | None:
-    """``float32[2,3]`` for a tensor a driver builds with a literal shape (``Tensor(np.ones((2,
-    3), np.float32))``, ``ops.zeros((2, 3))``, ``Tensor(np.random.randn(2, 3))``, a name bound
-    once to one); None for anything else."""
+    """``float32[2,3]`` for a tensor a driver builds with a shape it spells (``Tensor(np.ones((2,
+    3), np.float32))``, ``ops.zeros((2, 3))``, ``Tensor(np.random.randn(2, 3))``,
+    ``Tensor(rng.integers(0, 4, BATCH).astype(np.int32))``, a name bound once to one, sizes as
+    literals or module constants); None for anything else."""
     if isinstance(expr, ast.Name):
         expr = single_assignment(module, driver, expr.id)
     if not isinstance(expr, ast.Call):
@@ -308,17 +355,19 @@ def _tensor_spec(expr: ast.expr, module: ModuleInfo, driver: ast.AST) -> str | N
     outer = module.imports.qualify(expr.func) or ""
     if outer not in TENSOR_CONSTRUCTORS and not returns_tensor(outer):
         return None
+    if expr.args and isinstance(expr.args[0], ast.Name):  # Tensor(data), data made just above
+        made = single_assignment(module, driver, expr.args[0].id)
+        if made is not None:
+            expr = ast.Call(func=expr.func, args=[made, *expr.args[1:]], keywords=expr.keywords)
     shape, dtype, numpy = None, None, False
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
             qualified = module.imports.qualify(node.func) or ""
             numpy = numpy or qualified.startswith(_NUMPY)
-            if shape is None and qualified.rsplit(".", 1)[-1] in ("randn", "rand") and node.args \
-                    and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
-                shape = [a.value for a in node.args]
-        elif isinstance(node, (ast.Tuple, ast.List)) and shape is None and node.elts and all(
-                isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
-            shape = [e.value for e in node.elts]
+            if shape is None:
+                shape = _numpy_shape(node, module)
+        elif isinstance(node, (ast.Tuple, ast.List)) and shape is None and node.elts:
+            shape = _dimensions(node.elts, module)
         name = node.attr if isinstance(node, ast.Attribute) else (
             node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None)
         if dtype is None and name in ELEMENT_TYPES and name != "bfloat16":
@@ -327,6 +376,50 @@ def _tensor_spec(expr: ast.expr, module: ModuleInfo, driver: ast.AST) -> str | N
         return None
     dtype = dtype or ("float64" if numpy else "float32")
     return f"{dtype}[{','.join(map(str, shape))}]"
+
+
+def _numpy_shape(call: ast.Call, module: ModuleInfo) -> list[int] | None:
+    """The shape a numpy maker is given (``rng.integers(0, 4, 8)``: [8]), when its name says
+    where (NUMPY_SHAPE_ARGUMENT) and the sizes are known."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if last not in NUMPY_SHAPE_ARGUMENT:
+        return None
+    position = NUMPY_SHAPE_ARGUMENT[last]
+    if position is None:
+        return _dimensions(call.args, module) if call.args else None
+    given = next((k.value for k in call.keywords if k.arg in NUMPY_SHAPE_KEYWORDS), None)
+    if given is None and position < len(call.args):
+        given = call.args[position]
+    if isinstance(given, (ast.Tuple, ast.List)):
+        return _dimensions(given.elts, module)
+    return _dimensions([given], module) if given is not None else None
+
+
+def _dimensions(elements: list[ast.expr], module: ModuleInfo) -> list[int] | None:
+    sizes = [_module_int(element, module) for element in elements]
+    return sizes if sizes and all(isinstance(size, int) for size in sizes) else None
+
+
+def _module_int(expr: ast.expr, module: ModuleInfo) -> int | None:
+    """An int literal, or a module-level name bound once to one (``BATCH, LENGTH = 8, 16``)."""
+    if isinstance(expr, ast.Constant):
+        return expr.value if type(expr.value) is int and expr.value > 0 else None
+    if not isinstance(expr, ast.Name):
+        return None
+    found = []
+    for statement in module.tree.body:
+        if not isinstance(statement, ast.Assign):
+            continue
+        for target in statement.targets:
+            if isinstance(target, ast.Name) and target.id == expr.id:
+                found.append(statement.value)
+            elif isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) \
+                    and len(target.elts) == len(statement.value.elts):
+                found += [value for name, value in zip(target.elts, statement.value.elts)
+                          if isinstance(name, ast.Name) and name.id == expr.id]
+    if len(found) != 1 or not isinstance(found[0], ast.Constant):
+        return None
+    return _module_int(found[0], module)
 
 
 def _calls_on_line(module: ModuleInfo, line: int, name: str) -> list[ast.Call]:
@@ -493,31 +586,33 @@ class Callers:
     def _find_driver_calls(self, target: Target):
         module = target.module
         cls = target.cell
-        if target.kind == "jit" and (cls is not None or target.label.endswith(")")):
-            return None  # a jit method, or `step = jit(fn)`: called through other names
+        if target.kind == "jit" and (cls is not None or (
+                target.label.endswith(")") and not target.called_as)):
+            return None  # a jit method, or a jit(fn) the program calls through other names
         definition = cls.node if cls is not None else target.node
-        name = definition.name
+        name = target.called_as or definition.name  # `step = jit(fn)`: calls of step
         scope = cls.scope if cls is not None else module.scope_of(target.node)
-        driver = self._driver_of(module, definition, scope)
+        driver = self._driver_of(module, definition, scope, name)
         if driver is None:
             return None
         calls = _driver_calls(module, driver, name, definition, bool(cls))
         if calls is None:
             return None
-        for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                    k.arg is None for k in call.keywords):
-                return None
+        if any(isinstance(a, ast.Starred) for call in calls for a in call.args):
+            return _through_batch_helper(module, calls)
+        if any(k.arg is None for call in calls for k in call.keywords):
+            return None
         return module, driver, calls
 
-    def _driver_of(self, module: ModuleInfo, definition: ast.AST, scope: tuple[ast.AST, ...]):
+    def _driver_of(self, module: ModuleInfo, definition: ast.AST, scope: tuple[ast.AST, ...],
+                   name: str | None = None):
         """The one plain-Python function that uses a class or function: the function it is
         defined in, or the one module-level function naming it when no other file may (an
         export, an importer that mentions it); None otherwise."""
         if scope:
             driver = scope[-1]
             return driver if isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-        name = definition.name
+        name = name or definition.name
         driver = _only_function_naming(module, name, definition)
         if driver is None or _in_all(module, name) or any(
                 self.project.mentions(path, name.encode())
@@ -632,7 +727,7 @@ class Callers:
             if param in passed and found is not None:
                 spec = _tensor_spec(passed[param], found[0], found[1])
             if spec is None and target.cell is not None:
-                spec = self._layer_input(target, param, _unpacked_rank(node, param))
+                spec = self._layer_input(target, param, self._input_rank(target, param))
             specs.append(spec)
         return tuple(specs)
 
@@ -685,18 +780,72 @@ class Callers:
         return None
 
     def _sub_cell_input(self, call: ast.Call, owner: ClassInfo) -> str | None:
+        for sub in self._project_cells_built(call, owner):
+            if (root := self._construct_root(sub)) is None or id(sub) in self._input_pending:
+                continue
+            self._input_pending.add(id(sub))
+            try:
+                specs = self.input_specs(root)
+                return specs[0] if specs else None
+            finally:
+                self._input_pending.discard(id(sub))
+        return None
+
+    def _project_cells_built(self, call: ast.Call, owner: ClassInfo) -> list[ClassInfo]:
+        """The project Cell a call builds, or for a container MindSpore ships
+        (``nn.SequentialCell([Block(w) for ...])``) the first project Cell built in its
+        arguments: the one the container's input reaches first."""
         sub = self.class_named(call.func, owner.module, owner.scope)
-        if sub is None or not self.is_cell(sub) or id(sub) in self._input_pending:
-            return None
-        self._input_pending.add(id(sub))
+        if sub is not None:
+            return [sub] if self.is_cell(sub) else []
+        if not is_mindspore_cell_name(owner.module.imports.qualify(call.func) or ""):
+            return []
+        for inner in (n for a in call.args for n in ast.walk(a) if isinstance(n, ast.Call)):
+            sub = self.class_named(inner.func, owner.module, owner.scope)
+            if sub is not None and self.is_cell(sub):
+                return [sub]
+        return []
+
+    def _construct_root(self, cls: ClassInfo) -> Target | None:
+        return next((root for root in self.targets(cls.module)
+                     if root.cell is cls and root.node.name == "construct"), None)
+
+    def _input_rank(self, target: Target, param: str) -> int | None:
+        """The rank the code shows a Cell's input has: unpacked in its construct (``batch,
+        length, width = x.shape``), or in the construct of the first project sub-Cell the input
+        (or a value computed from it) is passed to (a layer passes a parent's input on)."""
+        rank = _unpacked_rank(target.node, param)
+        if rank is not None or target.cell is None or id(target.node) in self._input_pending:
+            return rank
+        self._input_pending.add(id(target.node))
         try:
-            for root in self.targets(sub.module):
-                if root.cell is sub and root.node.name == "construct":
-                    specs = self.input_specs(root)
-                    return specs[0] if specs else None
+            carrying = {param}
+            self_name = first_parameter(target.node)
+            for statement in _statements(target.node.body):
+                for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
+                    func = call.func
+                    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                            and func.value.id == self_name and call.args
+                            and any(isinstance(n, ast.Name) and n.id in carrying
+                                    for n in ast.walk(call.args[0]))):
+                        continue
+                    for sub in self._held_project_cells(target.cell, func.attr):
+                        root = self._construct_root(sub)
+                        params = [*root.node.args.posonlyargs, *root.node.args.args][1:] if root else []
+                        if params and (rank := self._input_rank(root, params[0].arg)) is not None:
+                            return rank
+                if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
+                        and any(isinstance(n, ast.Name) and n.id in carrying
+                                for n in ast.walk(statement.value)):
+                    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                    carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
             return None
         finally:
-            self._input_pending.discard(id(sub))
+            self._input_pending.discard(id(target.node))
+
+    def _held_project_cells(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
+        return [sub for owner in self.mro(cls) for value in owner.self_assignments.get(attr, ())
+                if isinstance(value, ast.Call) for sub in self._project_cells_built(value, owner)]
 
     def _init_literal(self, cls: ClassInfo, owner: ClassInfo, argument: ast.expr | None) -> object:
         """A constructor argument's value: a literal, or a parameter of the class's own

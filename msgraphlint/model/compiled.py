@@ -31,6 +31,7 @@ class Target:
     # at LAX unless fullgraph=True (STRICT), whatever set_context says.
     level: Level | None = None
     bytecode: bool = False  # capture_mode="bytecode": the graph is split instead of failing
+    called_as: str | None = None  # `step = jit(fn)`: the name the program calls it by
 
 
 @dataclass(eq=False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..knowledge.mindspore import FUNCTION_WRAPPERS, JIT_DECORATORS
@@ -195,7 +195,8 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
             if node is not None:
                 names = [t.id for t in assignment.targets if isinstance(t, ast.Name)]
                 label = f"{names[0] if names else '_'} = jit({wrapped.id})"
-                found.append(jit_target(label, module, node, None, jit_options(call)))
+                target = jit_target(label, module, node, None, jit_options(call))
+                found.append(replace(target, called_as=names[0]) if len(names) == 1 else target)
         return found
 
     # ----- reach --------------------------------------------------------------------------
