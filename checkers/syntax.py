@@ -16,6 +16,10 @@ from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
 # The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
+# Methods the graph parser turns into an assignment to their receiver (2.10, every level):
+# `a.append(v)` is compiled like `a = a + [v]`. `remove` and `sort` are not among them.
+CHANGED_IN_PLACE_BY_PARSER = frozenset({"append", "extend", "insert", "pop", "reverse", "clear",
+                                        "update"})
 ACCEPTED_STATEMENTS = frozenset(
     {
         "Return", "Expr", "If", "Assign", "AnnAssign", "While", "For", "FunctionDef", "AugAssign",
@@ -143,6 +147,23 @@ class SyntaxFamily(Family):
         return id(node) in self._opaque_nodes
 
     # ----- limits of accepted statements ---------------------------------------------------
+
+    def visit_Expr(self, node: ast.Expr, ctx: FunctionContext) -> None:
+        self._check_change_of_call_result(node.value, ctx)
+
+    def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
+        self._check_change_of_call_result(node.value, ctx)
+
+    def _check_change_of_call_result(self, value: ast.expr, ctx: FunctionContext) -> None:
+        """``d.setdefault(k, []).append(v)``: the parser rewrites an in-place method into an
+        assignment to its receiver, and a call result cannot be assigned to (as a statement or
+        an assignment's value; inside another call's arguments it is left alone)."""
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr in CHANGED_IN_PLACE_BY_PARSER
+                and isinstance(value.func.value, ast.Call)
+                and not self._inside_reported_definition(value, ctx)):
+            ctx.report("in-place-change-of-call-result", value, ast.unparse(value.func.value),
+                       value.func.attr)
 
     def visit_For(self, node: ast.For, ctx: FunctionContext) -> None:
         self._check_loop_else(node, "for", ctx)

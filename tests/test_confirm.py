@@ -638,3 +638,30 @@ def test_every_bad_samples_findings_are_confirmed_and_good_samples_clean(tmp_pat
     assert [(r["path"], r["line"], r["symbol"], r["confirmation"]) for r in bad
             if r["confirmation"] != "confirmed"] == []
     assert all(r["evidence"] for r in bad)
+    # Each is confirmed by the consequence its message states: a rejection by the compiler's
+    # error, a misbehaviour by its kind of evidence (a zero gradient, a frozen value, a host call
+    # run once, a stale read), never by the PyExecute node alone.
+    wrong = []
+    for record in bad:
+        rule = catalogue.rule(record["symbol"])
+        verdict = rule.verdict(Level(record["level"]))
+        kinds = {e["kind"] for e in record["evidence"]}
+        details = " ".join(e["detail"] for e in record["evidence"])
+        if verdict == Verdict.REJECTED:
+            ok = "compile" in kinds or "import" in kinds
+        elif verdict == Verdict.MISBEHAVES:
+            stated = {rule.evidence, *(case.evidence or rule.evidence for case in rule.cases.values())}
+            ok = bool(kinds & stated) or (rule.family == "frozen" and "0 in GRAPH_MODE" in details)
+            # A case whose message says the graph may be rejected where the result is used.
+            ok = ok or ("where the result is used" in details
+                        and any(case.may_reject for case in rule.cases.values()))
+            # Rejected at its line because of another finding there that predicts it.
+            ok = ok or ("compile" in kinds and any(
+                other["line"] == record["line"] and other["path"] == record["path"]
+                and catalogue.rule(other["symbol"]).verdict(Level(other["level"])) == Verdict.REJECTED
+                for other in bad))
+        else:
+            ok = bool(kinds & {"compile", "import"})
+        if not ok:
+            wrong.append((record["path"], record["line"], record["symbol"], sorted(kinds)))
+    assert wrong == []
