@@ -16,6 +16,7 @@ from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
 # The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
+SORTED = "builtins.sorted"
 # Methods the graph parser turns into an assignment to their receiver (2.10, every level):
 # `a.append(v)` is compiled like `a = a + [v]`. `remove` and `sort` are not among them.
 CHANGED_IN_PLACE_BY_PARSER = frozenset({"append", "extend", "insert", "pop", "reverse", "clear",
@@ -147,6 +148,18 @@ class SyntaxFamily(Family):
         return id(node) in self._opaque_nodes
 
     # ----- limits of accepted statements ---------------------------------------------------
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        """``sorted(xs, key=by_size)`` or ``xs.sort(key=by_size)`` with ``def by_size`` written
+        inside the compiled function: the graph cannot pass a nested def as a key (2.10: NameError
+        at every level; a module-level function or a lambda compiled)."""
+        func = node.func
+        sorting = (isinstance(func, ast.Name) and ctx.qualify(func) == SORTED) or (
+            isinstance(func, ast.Attribute) and func.attr == "sort")
+        key = next((k.value for k in node.keywords if k.arg == "key"), None)
+        if (sorting and isinstance(key, ast.Name) and key.id in _nested_definitions(ctx)
+                and not self._inside_reported_definition(node, ctx)):
+            ctx.report("nested-function-as-sort-key", key, key.id)
 
     def visit_Expr(self, node: ast.Expr, ctx: FunctionContext) -> None:
         self._check_change_of_call_result(node.value, ctx)
@@ -293,3 +306,11 @@ def _inside_handler(node: ast.AST, ctx: FunctionContext) -> bool:
             return True
         parent = ctx.values.parent(parent)
     return False
+
+
+def _nested_definitions(ctx: FunctionContext) -> frozenset[str]:
+    """Names of the functions defined inside the compiled function being walked."""
+    function = ctx.function.node
+    return frozenset(node.name for node in ast.walk(function)
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and node is not function)

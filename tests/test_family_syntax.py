@@ -414,3 +414,43 @@ def test_with_on_a_class_from_another_project_module_is_resolved(tmp_path):
         """,
     )
     assert got == [("with-non-jit-class", 9)]
+
+
+def test_sort_keys_and_in_place_changes_the_parser_rejects_and_their_siblings_it_takes(tmp_path):
+    """2.10, every level: a nested def as a sort key and an in-place method on a call's result
+    are rejected; a module-level key, a lambda, a named list, and a call result passed straight
+    to another call compile. A nested def is a function, never a tensor: `sorted` on it is not
+    host code on a tensor."""
+    got = findings(tmp_path, """
+        def by_size(v):
+            return -v
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                def nested(v):
+                    return -v
+                a = sorted([3, 1, 2], key=nested)
+                b = sorted([3, 1, 2], key=by_size)
+                c = sorted([3, 1, 2], key=lambda v: -v)
+                items = [1, 2]
+                items.sort(key=nested)
+                groups = {"a": [1]}
+                groups.setdefault("a", []).append(3)
+                last = groups.get("a").pop()
+                print(groups.get("a").pop())
+                named = groups["a"]
+                named.append(4)
+                return x * a[0] * b[0] * c[0] * last
+    """)
+    rules = {"nested-function-as-sort-key", "in-place-change-of-call-result"}
+    assert sorted((s, l) for s, l in got if s in rules) == [
+        ("in-place-change-of-call-result", 15), ("in-place-change-of-call-result", 16),
+        ("nested-function-as-sort-key", 8), ("nested-function-as-sort-key", 13)]
+    every = check_source(tmp_path, HEADER + textwrap.dedent("""
+        class Net(nn.Cell):
+            def construct(self, x):
+                def nested(v):
+                    return -v
+                return x * sorted([3, 1, 2], key=nested)[0]
+    """), "net.py")
+    assert "host-call-on-tensor" not in {f.rule.symbol for f in every}

@@ -107,6 +107,13 @@ class FunctionSyntax:
         for target, value, plain in self.bindings:
             for name in _bound_names(target):
                 self.bound.setdefault(name, []).append(value if plain else None)
+        # Names bound only by a nested `def` or `class`: a function or a class, never a tensor.
+        defined = {node.name for node in ast.walk(node) if node is not self.node
+                   and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        self.definitions_only = frozenset(
+            name for name in defined if len(self.bound.get(name, ())) == sum(
+                1 for n in ast.walk(node) if n is not self.node and getattr(n, "name", None) == name
+                and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))))
 
     @cached_property
     def parameter_names(self) -> frozenset[str]:
@@ -211,6 +218,9 @@ class FunctionValues:
         while changed:
             changed = False
             for target, value, _ in bindings:
+                if value is None and isinstance(target, ast.Name) \
+                        and target.id in self.syntax.definitions_only:
+                    continue
                 if value is None or self.is_variable(value):
                     for name in self._variable_targets(target, value):
                         if name not in self.names:
