@@ -445,7 +445,7 @@ def test_sort_keys_and_in_place_changes_the_parser_rejects_and_their_siblings_it
     rules = {"nested-function-as-sort-key", "in-place-change-of-call-result"}
     assert sorted((s, l) for s, l in got if s in rules) == [
         ("in-place-change-of-call-result", 15), ("in-place-change-of-call-result", 16),
-        ("nested-function-as-sort-key", 8), ("nested-function-as-sort-key", 13)]
+        ("nested-function-as-sort-key", 9), ("nested-function-as-sort-key", 13)]
     every = check_source(tmp_path, HEADER + textwrap.dedent("""
         class Net(nn.Cell):
             def construct(self, x):
