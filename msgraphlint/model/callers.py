@@ -319,6 +319,33 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
     return False
 
 
+def _self_calls_carrying(function: FunctionNode, param: str, nested: bool = False):
+    """(attr, call) for each ``self.<attr>(...)`` call, in statement order, given ``param`` or a
+    value computed from it: as a plain argument (``self.fc(x)``), or with ``nested`` anywhere
+    in its first argument (``self.attn(self.norm(x))``)."""
+    carrying = {param}
+    self_name = first_parameter(function)
+    for statement in _statements(function.body):
+        for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                    and func.value.id == self_name and call.args):
+                continue
+            given = (_names([call.args[0]], deep=True) if nested
+                     else {a.id for a in call.args if isinstance(a, ast.Name)})
+            if given & carrying:
+                yield func.attr, call
+        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
+                and _names([statement.value], deep=True) & carrying:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            carrying |= _names(targets, deep=True)
+
+
+def _names(expressions: list[ast.expr], deep: bool = False) -> set[str]:
+    nodes = (n for e in expressions for n in (ast.walk(e) if deep else [e]))
+    return {n.id for n in nodes if isinstance(n, ast.Name)}
+
+
 def _unpacked_rank(function: FunctionNode, param: str) -> int | None:
     """The rank a function's code shows its parameter has: ``a, b, c = x.shape`` gives 3."""
     for node in ast.walk(function):
@@ -734,21 +761,9 @@ class Callers:
     def _layer_input(self, target: Target, param: str, rank: int | None) -> str | None:
         """The input the first known layer that ``param`` flows into takes, in statement order
         (a value computed from the parameter carries it on)."""
-        carrying = {param}
-        self_name = first_parameter(target.node)
-        for statement in _statements(target.node.body):
-            for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
-                func = call.func
-                if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                        and func.value.id == self_name
-                        and any(isinstance(a, ast.Name) and a.id in carrying for a in call.args)):
-                    if (spec := self._layer_spec(target.cell, func.attr, rank)) is not None:
-                        return spec
-            if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
-                    and any(isinstance(n, ast.Name) and n.id in carrying
-                            for n in ast.walk(statement.value)):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        for attr, _ in _self_calls_carrying(target.node, param):
+            if (spec := self._layer_spec(target.cell, attr, rank)) is not None:
+                return spec
         return None
 
     def _layer_spec(self, cls: ClassInfo, attr: str, rank: int | None) -> str | None:
@@ -819,26 +834,12 @@ class Callers:
             return rank
         self._input_pending.add(id(target.node))
         try:
-            carrying = {param}
-            self_name = first_parameter(target.node)
-            for statement in _statements(target.node.body):
-                for call in (n for n in ast.walk(statement) if isinstance(n, ast.Call)):
-                    func = call.func
-                    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                            and func.value.id == self_name and call.args
-                            and any(isinstance(n, ast.Name) and n.id in carrying
-                                    for n in ast.walk(call.args[0]))):
-                        continue
-                    for sub in self._held_project_cells(target.cell, func.attr):
-                        root = self._construct_root(sub)
-                        params = [*root.node.args.posonlyargs, *root.node.args.args][1:] if root else []
-                        if params and (rank := self._input_rank(root, params[0].arg)) is not None:
-                            return rank
-                if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
-                        and any(isinstance(n, ast.Name) and n.id in carrying
-                                for n in ast.walk(statement.value)):
-                    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                    carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            for attr, call in _self_calls_carrying(target.node, param, nested=True):
+                for sub in self._held_project_cells(target.cell, attr):
+                    root = self._construct_root(sub)
+                    params = [*root.node.args.posonlyargs, *root.node.args.args][1:] if root else []
+                    if params and (rank := self._input_rank(root, params[0].arg)) is not None:
+                        return rank
             return None
         finally:
             self._input_pending.discard(id(target.node))
