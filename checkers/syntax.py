@@ -15,12 +15,12 @@ from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
-# The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
 SORTED = "builtins.sorted"
 # Methods the graph parser turns into an assignment to their receiver (2.10, every level):
 # `a.append(v)` is compiled like `a = a + [v]`. `remove` and `sort` are not among them.
 CHANGED_IN_PLACE_BY_PARSER = frozenset({"append", "extend", "insert", "pop", "reverse", "clear",
                                         "update"})
+# The statement and expression types MindSpore 2.10's graph parser handles; all others fail.
 ACCEPTED_STATEMENTS = frozenset(
     {
         "Return", "Expr", "If", "Assign", "AnnAssign", "While", "For", "FunctionDef", "AugAssign",

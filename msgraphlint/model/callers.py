@@ -265,9 +265,9 @@ def only_read(module: ModuleInfo, function: ast.AST, name: str) -> bool:
 
 def _through_batch_helper(module: ModuleInfo, calls: list[ast.Call]):
     """``step(*random_batch(rng))`` in every call, ``random_batch`` a function of the same module
-    whose every return is a tuple of the same length: (module, that function, the calls as if
-    its returned elements were passed), so the tensors it builds are read where it builds them.
-    None for any other starred call."""
+    with one ``return`` of a tuple: (module, that function, the calls as if its returned elements
+    were passed), so the tensors it builds are read where it builds them. None for any other
+    starred call."""
     helpers = set()
     for call in calls:
         if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Starred):
@@ -284,8 +284,7 @@ def _through_batch_helper(module: ModuleInfo, calls: list[ast.Call]):
     if helper is None:
         return None
     returns = [node.value for node in ast.walk(helper) if isinstance(node, ast.Return)]
-    if not returns or not all(isinstance(r, ast.Tuple) for r in returns) or len(
-            {len(r.elts) for r in returns}) != 1 or len(returns) != 1:
+    if len(returns) != 1 or not isinstance(returns[0], ast.Tuple):
         return None
     elements = returns[0].elts
     if any(isinstance(e, ast.Starred) for e in elements):
@@ -331,8 +330,7 @@ def _self_calls_carrying(function: FunctionNode, param: str, nested: bool = Fals
             if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                     and func.value.id == self_name and call.args):
                 continue
-            given = (_names([call.args[0]], deep=True) if nested
-                     else {a.id for a in call.args if isinstance(a, ast.Name)})
+            given = _names([call.args[0]], deep=True) if nested else _names(call.args)
             if given & carrying:
                 yield func.attr, call
         if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and statement.value \
