@@ -15,7 +15,7 @@ from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.model.attributes import held_call_names
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.model.compiled import is_static
-from msgraphlint.knowledge.mindspore import CELL_CLASS, is_loss_function, is_mindspore_cell_name
+from msgraphlint.knowledge.mindspore import CELL_CLASS, is_loss_function, is_mindspore_layer_class
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -84,7 +84,12 @@ def feeds_mindspore_layer(node: ast.Call, ctx: FunctionContext) -> bool:
 
 
 def _consumers(node: ast.expr, ctx: FunctionContext) -> list[ast.Call]:
+    """The calls the value is passed to: directly, through a method on it (``labels.view(-1)``)
+    or through the local name it is bound to."""
     parent = ctx.values.parent(node)
+    while isinstance(parent, ast.Attribute) and isinstance(
+            call := ctx.values.parent(parent), ast.Call) and call.func is parent:
+        node, parent = call, ctx.values.parent(call)  # a tensor method keeps the tensor
     if isinstance(parent, ast.keyword):
         parent = ctx.values.parent(parent)
     if isinstance(parent, ast.Call) and parent.func is not node:
@@ -99,11 +104,16 @@ def _consumers(node: ast.expr, ctx: FunctionContext) -> list[ast.Call]:
 
 
 def _is_mindspore_layer(func: ast.expr, ctx: FunctionContext) -> bool:
+    """``self.loss`` built from a MindSpore Cell class, a local ``loss_fct = MSELoss()`` (every
+    binding one), or a MindSpore loss function."""
     if isinstance(func, ast.Attribute) and ctx.is_self(func.value):
         built = held_call_names(ctx, func.attr)
-        return bool(built) and all(name is not None and is_mindspore_cell_name(name)
-                                   for name in built)
-    return is_loss_function(ctx.qualify(func) or "")
+    elif isinstance(func, ast.Name) and (values := ctx.values.assigned_values(func.id)):
+        built = {ctx.qualify(v.func) if isinstance(v, ast.Call) else None for v in values}
+    else:
+        return is_loss_function(ctx.qualify(func) or "")
+    return bool(built) and all(name is not None and is_mindspore_layer_class(name)
+                               for name in built)
 
 
 def names_device(expr: ast.expr, ctx: FunctionContext) -> bool:

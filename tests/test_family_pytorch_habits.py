@@ -266,3 +266,17 @@ def test_a_tensor_moved_into_a_mindspore_layer_or_loss_says_it_may_be_rejected(t
                 return self.criterion(logits, labels)
         """)
     assert [f.case for f in through_a_name] == ["into-layer"]
+    # A loss built in construct, in each branch, given the moved tensor through a method of it.
+    local_loss = findings(tmp_path, """
+        from mindspore.mint.nn import CrossEntropyLoss, MSELoss
+
+        class Net(nn.Cell):
+            def construct(self, logits, labels, regression=False):
+                labels = labels.to(logits.device)
+                if regression:
+                    loss_fct = MSELoss()
+                else:
+                    loss_fct = CrossEntropyLoss()
+                return loss_fct(logits, labels.view(-1))
+        """)
+    assert [f.case for f in local_loss if f.rule.symbol == "move-to-tensor-device"] == ["into-layer"]

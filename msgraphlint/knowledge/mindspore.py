@@ -245,6 +245,12 @@ def is_loss_function(qualified: str) -> bool:
         word in last.lower() for word in LOSS_WORDS)
 
 
+def is_mindspore_layer_class(qualified: str) -> bool:
+    """A Cell class MindSpore ships: ``nn.Dense``, ``nn.MSELoss``, ``mint.nn.CrossEntropyLoss``."""
+    return (qualified.startswith(CELL_NAMESPACES)
+            and qualified.rsplit(".", 1)[-1][:1].isupper())
+
+
 def is_tensor_function(qualified: str) -> bool:
     """A function (not a class) of mindspore.ops, mint or mindspore.numpy."""
     return (qualified.startswith(TENSOR_FUNCTION_MODULES)
