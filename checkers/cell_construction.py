@@ -12,20 +12,12 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.knowledge.mindspore import CELL_NAMESPACES, PARAMETER_CLASSES, PRIMITIVE_NAMESPACE
+from msgraphlint.knowledge.mindspore import (
+    PARAMETER_CLASSES, PRIMITIVE_NAMESPACE, is_mindspore_layer_class,
+)
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 from msgraphlint.model.reach import ReachModel
 
-# CapWords names in mindspore.nn that are not Cells (metrics), and the base class itself.
-NOT_CELLS = frozenset(
-    {
-        "Cell", "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
-        "CosineSimilarity", "Dice", "F1", "Fbeta", "HausdorffDistance", "Loss", "MAE", "MSE",
-        "MeanSurfaceDistance", "Metric", "OcclusionSensitivity", "Perplexity", "Precision", "ROC",
-        "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-        "TopKCategoricalAccuracy",
-    }
-)
 # CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
 NOT_PRIMITIVES = frozenset(
     {
@@ -93,7 +85,7 @@ class CellConstructionFamily(Family):
 
     @staticmethod
     def _is_cell(qualified: str, ctx: FunctionContext) -> bool:
-        if is_mindspore_cell(qualified):
+        if is_mindspore_layer_class(qualified):
             return True
         cls = ctx.model.resolve_class(qualified, ctx.module)
         return cls is not None and ctx.model.is_cell(cls)
@@ -105,13 +97,6 @@ def last_name(qualified: str) -> str:
 
 def is_capitalised(name: str) -> bool:
     return name[:1].isupper()
-
-
-def is_mindspore_cell(qualified: str) -> bool:
-    name = last_name(qualified)
-    return (
-        qualified.startswith(CELL_NAMESPACES) and is_capitalised(name) and name not in NOT_CELLS
-    )
 
 
 def is_primitive(qualified: str) -> bool:
@@ -130,7 +115,7 @@ def has_weights(qualified: str, near: ModuleInfo, model: ReachModel) -> bool:
 
 
 def _has_weights(qualified: str, near: ModuleInfo, model: ReachModel, seen: set[int]) -> bool:
-    if is_mindspore_cell(qualified):
+    if is_mindspore_layer_class(qualified):
         return last_name(qualified) in WEIGHTED_LAYERS
     cls = model.resolve_class(qualified, near)
     if cls is None or id(cls) in seen:
@@ -140,7 +125,7 @@ def _has_weights(qualified: str, near: ModuleInfo, model: ReachModel, seen: set[
 
 
 def _creates_weights(cls: ClassInfo, model: ReachModel, seen: set[int]) -> bool:
-    if any(is_mindspore_cell(base) and last_name(base) in WEIGHTED_LAYERS
+    if any(is_mindspore_layer_class(base) and last_name(base) in WEIGHTED_LAYERS
            for base in cls.base_names):
         return True
     for node in cls.module.nodes(cls.node):

@@ -157,7 +157,7 @@ class SyntaxFamily(Family):
         sorting = (isinstance(func, ast.Name) and ctx.qualify(func) == SORTED) or (
             isinstance(func, ast.Attribute) and func.attr == "sort")
         key = next((k.value for k in node.keywords if k.arg == "key"), None)
-        if (sorting and isinstance(key, ast.Name) and key.id in _nested_definitions(ctx)
+        if (sorting and isinstance(key, ast.Name) and key.id in ctx.values.nested_functions
                 and not self._inside_reported_definition(node, ctx)):
             ctx.report("nested-function-as-sort-key", key, key.id)
 
@@ -306,11 +306,3 @@ def _inside_handler(node: ast.AST, ctx: FunctionContext) -> bool:
             return True
         parent = ctx.values.parent(parent)
     return False
-
-
-def _nested_definitions(ctx: FunctionContext) -> frozenset[str]:
-    """Names of the functions defined inside the compiled function being walked."""
-    function = ctx.function.node
-    return frozenset(node.name for node in ast.walk(function)
-                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and node is not function)

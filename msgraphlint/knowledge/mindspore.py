@@ -245,10 +245,23 @@ def is_loss_function(qualified: str) -> bool:
         word in last.lower() for word in LOSS_WORDS)
 
 
+# CapWords names in mindspore.nn that are not Cells (metrics), and the base class itself.
+NOT_CELLS = frozenset(
+    {
+        "Cell", "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
+        "CosineSimilarity", "Dice", "F1", "Fbeta", "HausdorffDistance", "Loss", "MAE", "MSE",
+        "MeanSurfaceDistance", "Metric", "OcclusionSensitivity", "Perplexity", "Precision", "ROC",
+        "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
+        "TopKCategoricalAccuracy",
+    }
+)
+
+
 def is_mindspore_layer_class(qualified: str) -> bool:
-    """A Cell class MindSpore ships: ``nn.Dense``, ``nn.MSELoss``, ``mint.nn.CrossEntropyLoss``."""
-    return (qualified.startswith(CELL_NAMESPACES)
-            and qualified.rsplit(".", 1)[-1][:1].isupper())
+    """A Cell class MindSpore ships: ``nn.Dense``, ``nn.MSELoss``, ``mint.nn.CrossEntropyLoss``
+    (not ``nn.Cell`` itself, nor the metrics ``mindspore.nn`` also exports)."""
+    name = qualified.rsplit(".", 1)[-1]
+    return qualified.startswith(CELL_NAMESPACES) and name[:1].isupper() and name not in NOT_CELLS
 
 
 def is_tensor_function(qualified: str) -> bool:

@@ -431,17 +431,7 @@ def _module_int(expr: ast.expr, module: ModuleInfo) -> int | None:
         return expr.value if type(expr.value) is int and expr.value > 0 else None
     if not isinstance(expr, ast.Name):
         return None
-    found = []
-    for statement in module.tree.body:
-        if not isinstance(statement, ast.Assign):
-            continue
-        for target in statement.targets:
-            if isinstance(target, ast.Name) and target.id == expr.id:
-                found.append(statement.value)
-            elif isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) \
-                    and len(target.elts) == len(statement.value.elts):
-                found += [value for name, value in zip(target.elts, statement.value.elts)
-                          if isinstance(name, ast.Name) and name.id == expr.id]
+    found = [*module.assignments.get(expr.id, ()), *module.unpacked_assignments.get(expr.id, ())]
     if len(found) != 1 or not isinstance(found[0], ast.Constant):
         return None
     return _module_int(found[0], module)

@@ -11,11 +11,12 @@ to it is.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
 
 from ..knowledge.mindspore import HOST_COPY_METHODS, VARIABLE_MAKERS
-from ..syntax.project import ModuleInfo, bound_names
+from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names
 
 # Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
 # fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
@@ -107,13 +108,15 @@ class FunctionSyntax:
         for target, value, plain in self.bindings:
             for name in _bound_names(target):
                 self.bound.setdefault(name, []).append(value if plain else None)
-        # Names bound only by a nested `def` or `class`: a function or a class, never a tensor.
-        defined = {node.name for node in ast.walk(node) if node is not self.node
-                   and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        # The `def`s and `class`es inside the function, by name (one walk of its cached nodes).
+        definitions = [inner for inner in module.nodes(node) if inner is not node
+                       and inner.__class__ in DEFINITION_STATEMENTS]
+        self.nested_functions = frozenset(
+            inner.name for inner in definitions if inner.__class__ in FUNCTION_NODES)
+        # Names bound only by those: a function or a class, never a tensor.
+        counts = Counter(inner.name for inner in definitions)
         self.definitions_only = frozenset(
-            name for name in defined if len(self.bound.get(name, ())) == sum(
-                1 for n in ast.walk(node) if n is not self.node and getattr(n, "name", None) == name
-                and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))))
+            name for name, count in counts.items() if len(self.bound.get(name, ())) == count)
 
     @cached_property
     def parameter_names(self) -> frozenset[str]:
@@ -309,6 +312,11 @@ class FunctionValues:
     @property
     def parameter_names(self) -> frozenset[str]:
         return self.syntax.parameter_names
+
+    @property
+    def nested_functions(self) -> frozenset[str]:
+        """Names of the functions defined inside this one."""
+        return self.syntax.nested_functions
 
     @property
     def global_names(self) -> frozenset[str]:

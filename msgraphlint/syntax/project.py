@@ -511,6 +511,21 @@ class ModuleInfo:
         return assigned
 
     @cached_property
+    def unpacked_assignments(self) -> dict[str, list[ast.expr]]:
+        """Module-level ``A, B = 1, 2`` statements, element by element: name -> values (what
+        ``assignments`` leaves out)."""
+        assigned: dict[str, list[ast.expr]] = {}
+        for stmt in _module_level(self.tree.body):
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Tuple)):
+                continue
+            for target in stmt.targets:
+                if isinstance(target, ast.Tuple) and len(target.elts) == len(stmt.value.elts):
+                    for name, value in zip(target.elts, stmt.value.elts):
+                        if isinstance(name, ast.Name):
+                            assigned.setdefault(name.id, []).append(value)
+        return assigned
+
+    @cached_property
     def functions(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
         return {
             stmt.name: stmt
