@@ -319,7 +319,9 @@ def _verified(new_texts: dict[Path, str], fixed: list[Finding], notices: list[st
     from .fix.verify import verify
 
     try:
-        verdicts = verify(new_texts, request.config, request.jobs, request.progress, new_engine)
+        verdicts = verify(new_texts, request.config, request.jobs, request.progress, new_engine,
+                          lambda engine, files: select(engine.check_files(files).findings,
+                                                       request.config))
     except MindSporeMissing as error:
         raise _needs_mindspore(error) from None
     for path, verdict in verdicts.items():

@@ -598,6 +598,24 @@ def test_the_bundled_resnet_port_is_confirmed_by_its_own_errors(tmp_path):
     assert "0 in GRAPH_MODE, 1 in PyNative" in evidence["global-list-mutation"]
 
 
+@pytest.mark.parametrize("port", ["resnet_port", "transformer_port"])
+def test_fix_confirm_applies_every_safe_fix_of_the_bundled_ported_models(tmp_path, port):
+    # resnet_port's fixes leave np.where and np.amax, transformer_port's np.tanh and
+    # np.random.rand, in the Cells the fixes touch: those stop or change the compile as their
+    # own findings say, which does not keep the fixes from being verified.
+    shutil.copytree(ROOT / "samples" / "models" / port, tmp_path / port)
+    before = cli("check", "--no-cache", "--format", "json", port, cwd=tmp_path)
+    safe = {(r["path"], r["symbol"]) for r in json.loads(before.stdout)
+            if (r.get("fix") or {}).get("applicability") == "safe"}
+    assert safe
+    done = cli("check", "--fix", "--confirm", "--no-cache", "--format", "json", "-j", "2", port,
+               cwd=tmp_path)
+    assert "not applied" not in done.stderr, done.stderr
+    assert "verified" in done.stderr
+    after = {(r["path"], r["symbol"]) for r in json.loads(done.stdout)}
+    assert safe.isdisjoint(after), safe & after
+
+
 def test_the_bundled_torch_port_is_confirmed_finding_by_finding(tmp_path):
     # The module does not import (ms_function), the Cell stops at .cuda(), then its sub-Cell has
     # no construct, then .size(0), np.mean and .detach(): each is shown by its own error, with

@@ -214,26 +214,42 @@ def test_a_pytorch_style_port_is_left_with_nothing_a_safe_fix_could_do(tmp_path)
 @pytest.mark.compiler
 def test_fix_confirm_writes_only_what_mindspore_accepts(tmp_path):
     """--fix --confirm at STRICT: the detach sample's fixes compile and match PyNative, so they
-    are written; in a Cell that np.where keeps rejected at STRICT the fix is not applied."""
+    are written; beside an np.where that keeps the Cell rejected at STRICT, the fix is written
+    too (the rejection is that finding's own); where the fixed Cell fails with an error no
+    finding accounts for, the fix is not applied."""
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
     from msgraphlint.knowledge.catalogue import Level
 
     accepted = scratch(tmp_path, sample_path(catalogue.rule("detach-call"), "bad"))
-    rejected = write(tmp_path, (
+    beside = write(tmp_path, (
         "import numpy as np\nfrom mindspore import nn\n\n"
         "class Mixed(nn.Cell):\n"
         "    def construct(self, x):\n"
         "        y = x * x.detach()\n"
         "        return y + np.where(x > 0, x, 0)\n"
     ), "mixed.py")
+    rejected = write(tmp_path, (
+        "import mindspore as ms\nfrom mindspore import nn, ops\n\n"
+        "class Shaped(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        y = x * x.detach()\n"
+        "        return ops.matmul(y, ops.ones((7, 5), ms.float32))\n"
+        "\n"
+        "if __name__ == \"__main__\":\n"
+        "    Shaped()(ms.Tensor([[1.0, 2.0, 3.0]]))\n"
+    ), "shaped.py")
     before = rejected.read_text()
     request = pipeline.Request([tmp_path], Config(level=Level.STRICT), jobs=2, use_cache=False,
                                progress=False, fix=True, confirm="findings")
     outcome = pipeline.run(request)
     assert "ops.stop_gradient(x)" in accepted.read_text()
+    assert "ops.stop_gradient(x)" in beside.read_text()
     assert rejected.read_text() == before
     assert any("detach_call_bad.py: 2 fixes verified: 2 targets compile at STRICT" in n
                for n in outcome.notices)
-    assert any("mixed.py: 1 fix not applied: MindSpore rejects Mixed at STRICT" in n
-               for n in outcome.notices)
-    assert {f.path.name for f in outcome.fixed} == {"detach_call_bad.py"}
+    assert any("mixed.py: 1 fix verified: 1 target at STRICT on CPU fails or differs from PyNative"
+               " only as the findings left after the fixes do (host-call-on-tensor at mixed.py:8)"
+               in n for n in outcome.notices), outcome.notices
+    assert any("shaped.py: 1 fix not applied: MindSpore rejects Shaped at STRICT" in n
+               for n in outcome.notices), outcome.notices
+    assert {f.path.name for f in outcome.fixed} == {"detach_call_bad.py", "mixed.py"}

@@ -146,6 +146,15 @@ def confirm_past_the_error(engine, findings: list[Finding], planner: Planner, co
                 progress = True
         if not progress:
             break
+    every_cause = [rewrites[i] for i in dict.fromkeys(causes)]
+    for target in _failing(planner):
+        # A target that fails where a sub-Cell or helper it compiles does (np.tanh in a
+        # FeedForward, seen from the classifier holding it), often with another message: with
+        # every finding shown to cause an error rewritten, it compiles, so its error was theirs.
+        if id(target) not in explained and every_cause:
+            again = runs.result(target, every_cause)
+            if again is not None and again["status"] == "compiled":
+                explained.add(id(target))
     findings = _lost_gradients(engine, findings, planner, config, runs)
     return [f for f in findings if not _explained_error(f, planner, explained)]
 

@@ -122,6 +122,29 @@ class Planner:
         for root in self.model.targets(module):
             self._plan(root)
 
+    def attach_held(self) -> None:
+        """The Cells a planned Cell holds (``self.attn = Attention(w)``) and that have no target
+        of their own: their findings are confirmed on the holder's compile, inside which they
+        compile; nothing new is planned."""
+        queue = [(target, root.cell) for target in list(self.targets.values())
+                 for root in list(target.roots) if root.kind == "cell"]
+        while queue:
+            target, cls = queue.pop()
+            for sub in self.model.cells_held(cls):
+                root = self.model.construct_root(sub)
+                if root is not None and root_key(root) not in self.by_root:
+                    self._attach(root, target)
+                    queue.append((target, sub))
+
+    def _attach(self, root: Target, target: ConfirmTarget) -> None:
+        target.roots.append(root)
+        self.by_root[root_key(root)] = target
+        for compiled in self.model.reach(root):
+            span = (compiled.module.path, compiled.node.lineno,
+                    compiled.node.end_lineno or compiled.node.lineno)
+            if span not in target.functions:
+                target.functions.append(span)
+
     def _plan(self, root: Target) -> ConfirmTarget | None:
         if (planned := self.by_root.get(root_key(root))) is not None:
             return planned
@@ -130,13 +153,7 @@ class Planner:
         target = self._held_through(root) or self._target_for(root)
         if target is None:
             return None
-        target.roots.append(root)
-        self.by_root[root_key(root)] = target
-        for compiled in self.model.reach(root):
-            span = (compiled.module.path, compiled.node.lineno,
-                    compiled.node.end_lineno or compiled.node.lineno)
-            if span not in target.functions:
-                target.functions.append(span)
+        self._attach(root, target)
         return target
 
     def _held_through(self, root: Target) -> ConfirmTarget | None:
@@ -192,8 +209,7 @@ class Planner:
         target = ConfirmTarget(key, label, kind, attr, Path(path), fixed or self.level,
                                fixed is not None, init=init)
         if nested:
-            target.reason = ("defined inside a function or under a condition: it cannot be"
-                             " reached from the module to compile it on its own")
+            target.reason = _nested_reason(root, node)
             return target
         if node is None and root is not None:
             target.reason = "the Cell has no construct (a base class: its subclasses are compiled)"
@@ -227,6 +243,17 @@ class Planner:
         return next((t for key, t in self.targets.items()
                      if key[:2] == ("cell", real) and t.span
                      and t.span[0] <= finding.line <= t.span[1]), None)
+
+
+def _nested_reason(root, node) -> str:
+    """Why a Cell or jit function not bound at module level stays unverified, and what would
+    let --confirm compile it."""
+    scopes = root.module.scope_of(node) if root is not None and node is not None else ()
+    functions = [s.name for s in scopes if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    where = f"defined inside {functions[-1]}()" if functions else "defined under a condition"
+    return (f"{where}: --confirm compiles the Cells and jit functions it can look up in their"
+            " module; define it at module level (passing what it uses as arguments) to have it"
+            " confirmed")
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,10 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
     for real in sorted(modules):
         if modules[real] is not None:
             planner.add_module(modules[real])
+    if options.all_targets:
+        # Findings of other files (a fix's verification is given the whole project's) are
+        # confirmed where a planned Cell compiles their sub-Cell.
+        planner.attach_held()
     for finding in active:
         planner.add_finding(finding, modules.get(os.path.realpath(finding.path)))
     if options.all_targets:

@@ -34,3 +34,9 @@ def scratch_copy(new_texts: dict[Path, str], scratch: Path) -> dict[Path, Path]:
                 copy.write_text(text, "utf-8")
                 copies[path] = copy
     return copies
+
+
+def scratch_roots(scratch: Path) -> list[Path]:
+    """The project copies ``scratch_copy`` made under ``scratch``."""
+    return sorted(root for index in scratch.iterdir() if index.is_dir() for root in index.iterdir()
+                  if root.is_dir())

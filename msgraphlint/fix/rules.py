@@ -242,6 +242,11 @@ def _numpy_reduction(finding: Finding, source: SourceText) -> Fix | None:
     if (axis or keep) and not takes_axis:
         return None
     tensor = call.args[0]
+    if isinstance(tensor, ast.Compare) or (isinstance(tensor, ast.UnaryOp)
+                                           and isinstance(tensor.op, (ast.Not, ast.Invert))):
+        # numpy reduces booleans as numbers; MindSpore's ReduceMean rejects a bool tensor
+        # ("unsupported reduce operation for bool"), as --fix --confirm showed.
+        return None
     parts = [f"axis={source.segment(a)}" for a in axis] + [f"{keepdims}={source.segment(k)}" for k in keep]
     text = f"{operand(source.segment(tensor), tensor)}.{method}({', '.join(parts)})"
     return _make(finding, f"call the tensor's own {method}()",

@@ -809,6 +809,20 @@ class Callers:
                 return [sub]
         return []
 
+    def cells_held(self, cls: ClassInfo) -> list[ClassInfo]:
+        """The project Cells ``cls`` builds into its attributes (``self.attn = Attention(w)``,
+        or inside a container MindSpore ships): they are compiled inside its construct."""
+        held: list[ClassInfo] = []
+        for values in cls.self_assignments.values():
+            for value in values:
+                if isinstance(value, ast.Call):
+                    held.extend(sub for sub in self._project_cells_built(value, cls)
+                                if sub not in held)
+        return held
+
+    def construct_root(self, cls: ClassInfo) -> Target | None:
+        return self._construct_root(cls)
+
     def _construct_root(self, cls: ClassInfo) -> Target | None:
         return next((root for root in self.targets(cls.module)
                      if root.cell is cls and root.node.name == "construct"), None)
