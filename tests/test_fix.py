@@ -132,6 +132,20 @@ def test_precedence_is_kept_when_the_receiver_is_an_operation(tmp_path):
     assert "        return (labels != 0).astype(ms.int32)  # keep this comment\n" in path.read_text()
 
 
+def test_a_numpy_reduction_of_a_comparison_is_reported_but_not_rewritten(tmp_path):
+    # numpy averages booleans; MindSpore's mean of a bool tensor is rejected (ReduceMean), so
+    # (predicted == label).mean() would trade one error for another.
+    path = write(tmp_path, (
+        "import numpy as np\nimport mindspore as ms\n\n"
+        "@ms.jit\n"
+        "def accuracy(predicted, label):\n"
+        "    return np.mean(predicted == label) + np.mean(predicted)\n"
+    ))
+    outcome = fix([path])
+    assert "np.mean(predicted == label) + predicted.mean()" in path.read_text()
+    assert [f.rule.symbol for f in outcome.findings] == ["numpy-reduction-on-tensor"]
+
+
 def test_imports_are_reused_under_the_files_own_name(tmp_path):
     path = write(tmp_path, (
         "import mindspore.ops as P\nfrom mindspore import nn\n\n"
