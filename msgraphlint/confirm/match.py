@@ -99,6 +99,9 @@ def annotate(findings: list[Finding], planner: Planner, device: str) -> list[Fin
         if key in extra_at:  # the same error reached from several targets: one finding
             first = extra_at[key]
             extra_at[key] = replace(first, evidence=first.evidence + _compile_evidence(target, device))
+            if not target.guessed_inputs and first.confirmation != CONFIRMED:
+                # Reached with inputs the project shows too: the error is the code's.
+                extra_at[key] = _compile_error_finding(target, device)
             continue
         extra_at[key] = _compile_error_finding(target, device)
     annotated.extend(extra_at.values())
@@ -299,7 +302,16 @@ def _compile_error_finding(target: ConfirmTarget, device: str) -> Finding:
     path, line, column = (*primary, 0)[:3]
     shown = _display_path(path, target)
     error = result.get("error") or "compile error"
-    args = (f"{target.label} {_setting(target, device)}", error)
+    compiled = f"{target.label} {_setting(target, device)}"
+    status, evidence = CONFIRMED, _compile_evidence(target, device)
+    if target.guessed_inputs:
+        # Nothing in the project shows what it is called with: the error may be the guess's.
+        compiled += f" with inputs msgraphlint guessed ({', '.join(target.inputs)})"
+        status = UNVERIFIED
+        evidence += (("reason", "no driver, parent Cell or annotation shows this target's inputs;"
+                      f" give them as inputs for {target.key!r} in"
+                      " [tool.msgraphlint.confirm.targets] to confirm the error"),)
+    args = (compiled, error)
     return Finding(
         path=shown,
         rule_id=rule.id,
@@ -312,9 +324,9 @@ def _compile_error_finding(target: ConfirmTarget, device: str) -> Finding:
         target_line=target.roots[0].node.lineno if target.roots else None,
         target_path=target.roots[0].module.path if target.roots else None,
         args=args,
-        confirmation=CONFIRMED,
+        confirmation=status,
         compiler_message=result.get("message") or error,
-        evidence=_compile_evidence(target, device),
+        evidence=evidence,
     )
 
 

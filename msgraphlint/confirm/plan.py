@@ -38,6 +38,9 @@ class ConfirmTarget:
     functions: list[tuple[Path, int, int]] = field(default_factory=list)
     result: dict | None = None  # filled in by the runner
     span: tuple[int, int] | None = None  # a Cell's class body: its class-level findings
+    # How many inputs are the default guess: neither configured nor shown by the project (a
+    # driver, a parent, an annotation). An error then may be the guess's, not the code's.
+    guessed_inputs: int = 0
 
     @property
     def spec(self) -> dict:
@@ -216,6 +219,7 @@ class Planner:
             return target
         if node is None:  # a finding on a Cell without construct: calling it shows the error
             target.inputs = chosen.inputs if chosen.inputs is not None else (DEFAULT_INPUT,)
+            target.guessed_inputs = 0 if chosen.inputs is not None else 1
             return target
         required, total, varargs = _positional(node, is_method)
         if chosen.inputs is None:
@@ -223,6 +227,8 @@ class Planner:
             shown = self.model.input_specs(root) if root is not None else ()
             target.inputs = tuple(spec or DEFAULT_INPUT for spec in shown) \
                 if len(shown) == required else (DEFAULT_INPUT,) * required
+            target.guessed_inputs = sum(1 for spec in shown if not spec) \
+                if len(shown) == required else required
         else:
             target.inputs = chosen.inputs
             count = len(chosen.inputs)

@@ -134,9 +134,10 @@ MAX_CONSTANT_DEPTH = 8
 
 
 def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) -> ast.AST | None:
-    """The one module-level function every use of ``name`` (outside its own definition) is in,
-    or None when it is used in several places or at module level."""
-    functions = [f for f in module.functions.values()]
+    """The one module-level function (or ``if __name__ == "__main__":`` block, the script's
+    driver) every use of ``name`` (outside its own definition) is in, or None when it is used in
+    several places or elsewhere at module level."""
+    functions = [*module.functions.values(), *_main_blocks(module)]
     wrapping = _wrapping_lines(module, name, definition)
     driver = None
     for number in _lines_naming(module, name):
@@ -149,6 +150,15 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) ->
             return None
         driver = inside
     return driver
+
+
+def _main_blocks(module: ModuleInfo) -> list[ast.If]:
+    """``if __name__ == "__main__":`` at module level: code run only as a script, as a driver."""
+    return [statement for statement in module.tree.body if isinstance(statement, ast.If)
+            and isinstance(test := statement.test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__" and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__"]
 
 
 def _wrapping_lines(module: ModuleInfo, name: str, definition: ast.AST) -> set[int]:

@@ -4,6 +4,7 @@ msgraphlint cannot see shapes, so the static check is silent; `msgraphlint check
 compiles the Cell and reports MindSpore's message. Per level: msgraphlint explain graph-compile-error.
 """
 
+import mindspore
 from mindspore import nn, ops
 
 
@@ -14,3 +15,9 @@ class Projection(nn.Cell):
 
     def construct(self, x):
         return ops.matmul(x, self.weight)  # expect: graph-compile-error
+
+
+if __name__ == "__main__":
+    # The project calls it with a 2x2 input: the shapes the compiler is given to check.
+    net = Projection()
+    print(net(ops.ones((2, 2), mindspore.float32)))
