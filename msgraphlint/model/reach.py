@@ -228,6 +228,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                     )
                     reached[id(edge.node)] = compiled
                     queue.append(compiled)
+        _bind_passed_self(reached, edges)
         self._propagate_variables(reached, edges)
         incoming: dict[int, list[CallEdge]] = {}
         for _, edge in edges:
@@ -596,3 +597,32 @@ def _names_in_if_tests(module: ModuleInfo, function: FunctionNode) -> frozenset[
     return module.derived("reach.if_names", function, lambda node: frozenset(
         name.id for statement in module.nodes(node) if isinstance(statement, ast.If)
         for name in ast.walk(statement.test) if isinstance(name, ast.Name)))
+
+
+def _bind_passed_self(reached: dict[int, CompiledFunction],
+                      edges: list[tuple[CompiledFunction, CallEdge]]) -> None:
+    """A plain function every compiled caller passes its own ``self`` first (``forward(self,
+    x)`` from construct) runs as a method of that class: its first parameter is the Cell, its
+    ``self.attr`` the Cell's attributes."""
+    owners: dict[int, set] = {}
+    for caller, edge in edges:
+        owners.setdefault(id(edge.node), set()).add(_self_passed(caller, edge))
+    for key, compiled in reached.items():
+        found = owners.get(key, set())
+        if compiled.is_root or compiled.owner is not None or len(found) != 1:
+            continue
+        (owner,) = found
+        params = [*compiled.node.args.posonlyargs, *compiled.node.args.args]
+        if owner is not None and params:
+            compiled.owner = owner
+
+
+def _self_passed(caller: CompiledFunction, edge: CallEdge):
+    """The caller's class when the call passes the caller's ``self`` as its first argument."""
+    node = caller.node
+    params = [*node.args.posonlyargs, *node.args.args]
+    if caller.owner is None or edge.binds_self or not params or not edge.call.args \
+            or is_static(node):
+        return None
+    first = edge.call.args[0]
+    return caller.owner if isinstance(first, ast.Name) and first.id == params[0].arg else None
