@@ -282,8 +282,8 @@ def _augmented(cls) -> frozenset[str]:
 
 def _self_name(compiled: CompiledFunction) -> str | None:
     """The name ``self`` has in a method (a staticmethod's first parameter is no self)."""
-    if compiled.owner is None or is_static(compiled.node):
-        return None
+    if compiled.owner is None or is_static(compiled.node) or compiled.self_passed:
+        return None  # a self passed as an argument: its attributes fold no test
     return first_parameter(compiled.node)
 
 

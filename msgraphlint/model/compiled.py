@@ -48,6 +48,9 @@ class CompiledFunction:
     # Parameters that every compiled call site passes a literal (or leaves at a literal default):
     # param -> the values passed. Type inference decides an `if` on them per call.
     passed_constants: dict[str, frozenset] = field(default_factory=dict)
+    # A plain function its callers pass their own self (owner is then their class): MindSpore
+    # gives it the Cell's attributes but, self being a parameter, folds no test on them.
+    self_passed: bool = False
 
     @property
     def is_root(self) -> bool:

@@ -615,6 +615,7 @@ def _bind_passed_self(reached: dict[int, CompiledFunction],
         params = [*compiled.node.args.posonlyargs, *compiled.node.args.args]
         if owner is not None and params:
             compiled.owner = owner
+            compiled.self_passed = True
 
 
 def _self_passed(caller: CompiledFunction, edge: CallEdge):

@@ -605,7 +605,8 @@ class Interpreter:
         return UNKNOWN
 
     def is_self(self, node: ast.expr) -> bool:
-        if node.__class__ is not ast.Name or self.compiled.owner is None:
+        if node.__class__ is not ast.Name or self.compiled.owner is None \
+                or self.compiled.self_passed:  # a parameter: its attributes are not folded
             return False
         if self._self_name is None:
             self._self_name = self.model.values(self.compiled).self_name or ""
