@@ -164,38 +164,31 @@ def _moves(body: list[ast.stmt]) -> bool:
         and not _uses(block, "super", "__class__")
 
 
+def _move_body(tree: ast.Module, function: ast.FunctionDef, helper_name: str,
+               before: ast.stmt) -> bool:
+    """``function``'s body moved into a module-level ``helper_name`` placed before ``before``,
+    which ``function`` calls with its own parameters; False when the body cannot move."""
+    if not _simple_signature(function) or not _moves(function.body) or function.args.defaults:
+        return False
+    params = [a.arg for a in function.args.args]
+    helper = ast.FunctionDef(name=helper_name, args=function.args, body=function.body,
+                             decorator_list=[], returns=None, type_params=[])
+    function.body = [ast.Return(ast.Call(func=ast.Name(helper_name, ast.Load()),
+                                         args=[ast.Name(p, ast.Load()) for p in params],
+                                         keywords=[]))]
+    function.args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
+                                  kwonlyargs=[], kw_defaults=[], defaults=[])
+    tree.body.insert(tree.body.index(before), helper)
+    return True
+
+
 @transformation("helper")
 def _helper(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     changed = False
     for cls in _cells(tree):
-        construct = _method(cls, "construct")
-        if not _simple_signature(construct) or not _moves(construct.body) or construct.args.defaults:
-            continue
-        params = [a.arg for a in construct.args.args]
-        helper = ast.FunctionDef(name=f"_{cls.name}_forward", args=construct.args,
-                                 body=construct.body, decorator_list=[], returns=None,
-                                 type_params=[])
-        call = ast.Call(func=ast.Name(helper.name, ast.Load()),
-                        args=[ast.Name(p, ast.Load()) for p in params], keywords=[])
-        construct.body = [ast.Return(call)]
-        construct.args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
-                                       kwonlyargs=[], kw_defaults=[], defaults=[])
-        tree.body.insert(tree.body.index(cls), helper)
-        changed = True
+        changed |= _move_body(tree, _method(cls, "construct"), f"_{cls.name}_forward", cls)
     for function in _jit_functions(tree):
-        if not _simple_signature(function) or not _moves(function.body) or function.args.defaults:
-            continue
-        params = [a.arg for a in function.args.args]
-        helper = ast.FunctionDef(name=f"_{function.name}_body", args=function.args,
-                                 body=function.body, decorator_list=[], returns=None,
-                                 type_params=[])
-        function.body = [ast.Return(ast.Call(func=ast.Name(helper.name, ast.Load()),
-                                             args=[ast.Name(p, ast.Load()) for p in params],
-                                             keywords=[]))]
-        function.args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
-                                      kwonlyargs=[], kw_defaults=[], defaults=[])
-        tree.body.insert(tree.body.index(function), helper)
-        changed = True
+        changed |= _move_body(tree, function, f"_{function.name}_body", function)
     return tree if changed else None
 
 
