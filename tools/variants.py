@@ -28,12 +28,11 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
 import random
 import shutil
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,7 +116,7 @@ def _rename(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree if changed else None
 
 
-_SPELLINGS = {  # module -> (the alias a variant imports it as, the names it replaces)
+_SPELLINGS = {  # module -> the name a variant imports it as
     "mindspore.ops": "P",
     "mindspore.nn": "mnn",
     "mindspore": "mindspore_",
@@ -402,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         variants = variants[:args.limit]
     folder = args.out / "files"
-    shutil.rmtree(args.out / "files", ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for variant in variants:
         (folder / f"{variant.name}.py").write_text(variant.text, "utf-8")

@@ -98,10 +98,12 @@ def annotate(findings: list[Finding], planner: Planner, device: str) -> list[Fin
             continue
         if key in extra_at:  # the same error reached from several targets: one finding
             first = extra_at[key]
-            extra_at[key] = replace(first, evidence=first.evidence + _compile_evidence(target, device))
+            evidence = first.evidence + _compile_evidence(target, device)
             if not target.guessed_inputs and first.confirmation != CONFIRMED:
                 # Reached with inputs the project shows too: the error is the code's.
-                extra_at[key] = _compile_error_finding(target, device)
+                first = _compile_error_finding(target, device)
+                evidence = tuple(pair for pair in evidence if pair[0] != "reason")
+            extra_at[key] = replace(first, evidence=evidence)
             continue
         extra_at[key] = _compile_error_finding(target, device)
     annotated.extend(extra_at.values())

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..confirm.plan import finding_key, root_key
 from ..confirm.scratch import scratch_copy, scratch_roots
 from ..syntax.project import walk_python_files
 from ..engine.findings import Finding
@@ -55,14 +56,16 @@ def verify(new_texts: dict[Path, str], config, jobs: int | None, progress: bool 
                                                   use_cache=False, progress=progress))
         verdicts = {}
         for original, copy in copies.items():
-            touching = [t for t in outcome.targets if t.result is not None and t.kind != "module"
-                        and any(_same(path, copy) for path, _, _ in t.functions)]
+            real = os.path.realpath(copy)
+            spans = {id(t): [(first, last) for path, first, last in t.functions
+                             if os.path.realpath(path) == real]
+                     for t in outcome.targets if t.result is not None and t.kind != "module"}
+            touching = [t for t in outcome.targets if spans.get(id(t))]
             # The targets that compile a changed line; an import the fixes added is on no
             # target's line, and then every target of the file is judged.
             changed = _changed_lines(Path(original).read_text("utf-8-sig"), new_texts[original])
-            compiling = [t for t in touching if any(
-                _same(path, copy) and any(first <= line <= last for line in changed)
-                for path, first, last in t.functions)]
+            compiling = [t for t in touching if any(first <= line <= last for line in changed
+                                                    for first, last in spans[id(t)])]
             touching = compiling or touching
             verdicts[original] = _judge(touching, outcome.findings, config)
         return verdicts
@@ -75,16 +78,11 @@ def _changed_lines(before: str, after: str) -> list[int]:
             for line in range(first, last)]
 
 
-def _same(a, b) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
 def _judge(targets, findings: list[Finding], config) -> Verdict:
     where = f"at {config.level.name} on {config.device}"
     if not targets:
         return Verdict(False, "no Cell or jit function compiles this file's code on its own")
-    unexplained = {(f.target, _real(f.target_path)) for f in findings if f.rule.symbol ==
-                   "graph-compile-error"}
+    unexplained = {finding_key(f) for f in findings if f.rule.symbol == "graph-compile-error"}
     left = [f for f in findings if f.confirmation == "confirmed" and f.rule.symbol !=
             "graph-compile-error"]
     shown_by_left = {pair for f in left for pair in f.evidence}
@@ -93,7 +91,7 @@ def _judge(targets, findings: list[Finding], config) -> Verdict:
         result = target.result
         if result["status"] == "rejected":
             root = target.roots[0] if target.roots else None
-            if root is None or (root.label, _real(root.module.path)) in unexplained:
+            if root is None or root_key(root) in unexplained:
                 return Verdict(False, f"MindSpore rejects {target.label} {where}:"
                                       f" {result.get('error')}")
             owned.extend(_owners(left, target) or [f"those {target.label} compiles"])
@@ -120,14 +118,11 @@ def _judge(targets, findings: list[Finding], config) -> Verdict:
 def _owners(findings: list[Finding], target) -> list[str]:
     """The remaining findings that account for the target's failure: its own, and those shown
     by the same error or misbehaviour (a sub-Cell's np.where that its parent stops at too)."""
-    roots = {(root.label, _real(root.module.path)) for root in target.roots}
+    roots = {root_key(root) for root in target.roots}
     error = target.result.get("error")
     shown = {tuple(pair) for pair in target.result.get("evidence", [])}
     return [f"{f.rule.symbol} at {Path(f.path).name}:{f.line}" for f in findings
-            if (f.target, _real(f.target_path)) in roots
+            if finding_key(f) in roots
             or (error and any(error in detail for _, detail in f.evidence))
             or shown & set(f.evidence)]
 
-
-def _real(path) -> str | None:
-    return os.path.realpath(path) if path is not None else None

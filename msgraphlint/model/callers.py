@@ -794,7 +794,7 @@ class Callers:
 
     def _sub_cell_input(self, call: ast.Call, owner: ClassInfo) -> str | None:
         for sub in self._project_cells_built(call, owner):
-            if (root := self._construct_root(sub)) is None or id(sub) in self._input_pending:
+            if (root := self.construct_root(sub)) is None or id(sub) in self._input_pending:
                 continue
             self._input_pending.add(id(sub))
             try:
@@ -831,9 +831,6 @@ class Callers:
         return held
 
     def construct_root(self, cls: ClassInfo) -> Target | None:
-        return self._construct_root(cls)
-
-    def _construct_root(self, cls: ClassInfo) -> Target | None:
         return next((root for root in self.targets(cls.module)
                      if root.cell is cls and root.node.name == "construct"), None)
 
@@ -848,7 +845,7 @@ class Callers:
         try:
             for attr, call in _self_calls_carrying(target.node, param, nested=True):
                 for sub in self._held_project_cells(target.cell, attr):
-                    root = self._construct_root(sub)
+                    root = self.construct_root(sub)
                     params = [*root.node.args.posonlyargs, *root.node.args.args][1:] if root else []
                     if params and (rank := self._input_rank(root, params[0].arg)) is not None:
                         return rank

@@ -612,18 +612,15 @@ def _bind_passed_self(reached: dict[int, CompiledFunction],
         if compiled.is_root or compiled.owner is not None or len(found) != 1:
             continue
         (owner,) = found
-        params = [*compiled.node.args.posonlyargs, *compiled.node.args.args]
-        if owner is not None and params:
+        if owner is not None and first_parameter(compiled.node) is not None:
             compiled.owner = owner
             compiled.self_passed = True
 
 
 def _self_passed(caller: CompiledFunction, edge: CallEdge):
     """The caller's class when the call passes the caller's ``self`` as its first argument."""
-    node = caller.node
-    params = [*node.args.posonlyargs, *node.args.args]
-    if caller.owner is None or edge.binds_self or not params or not edge.call.args \
-            or is_static(node):
+    if caller.owner is None or is_static(caller.node) or edge.binds_self or not edge.call.args:
         return None
     first = edge.call.args[0]
-    return caller.owner if isinstance(first, ast.Name) and first.id == params[0].arg else None
+    own = first_parameter(caller.node)
+    return caller.owner if own and isinstance(first, ast.Name) and first.id == own else None
