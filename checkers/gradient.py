@@ -41,7 +41,24 @@ class GradientFamily(Family):
         if has_custom_bprop(ctx):
             ctx.report("asnumpy-under-bprop", node, spelled, TENSOR_REPLACEMENT)
         else:
-            ctx.report("asnumpy-in-graph", node, spelled, TENSOR_REPLACEMENT)
+            ctx.report("asnumpy-in-graph", node, spelled, TENSOR_REPLACEMENT,
+                       case=copy_case(node, ctx))
+
+
+def copy_case(node: ast.Call, ctx: FunctionContext) -> str:
+    """The shape of a host copy whose consequence is not the rule's default (gradient.toml):
+    ``[... for v in x.tolist()]`` is rejected; ``return loss.asnumpy()`` from a root that plain
+    Python only calls (never differentiates) is harmless at LAX."""
+    parents = ctx.module.parents(ctx.function.node)
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.comprehension) and parent.iter is node and node.func.attr == "tolist":
+        return "comprehension"
+    if isinstance(parent, ast.Tuple):
+        parent = parents.get(id(parent))
+    if (isinstance(parent, ast.Return) and ctx.returns_to_python(parent)
+            and ctx.model.driver_calls(ctx.function.target) is not None):
+        return "returned"
+    return ""
 
 
 def is_bprop_graph(ctx: FunctionContext) -> bool:

@@ -14,6 +14,11 @@ key, which the CLI turns into exit code 2::
     [tool.msgraphlint.confirm.targets."models/net.py::Net"]
     inputs = ["float32[None,3,32,32]"] # None: a dynamic dimension (2 in the tensor compiled with)
     init = { num_classes = 10 }        # keyword arguments for Net(...)
+
+    [tool.msgraphlint.confirm.targets."models/train.py::step"]
+    entry = "scripts/run.py::main"     # a Cell or jit function defined inside a function: what
+                                       # to run, with no arguments, to reach it ("::__main__":
+                                       # the module run as a script)
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class SettingsError(ValueError):
 class TargetSettings:
     inputs: tuple[str, ...] | None = None
     init: tuple[tuple[str, object], ...] = ()  # sorted keyword arguments (hashable, stable)
+    entry: str | None = None  # "relative/path.py::function" (or "::__main__") that reaches it
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,8 @@ class ConfirmSettings:
     def for_target(self, key: str) -> TargetSettings:
         """``key`` is "relative/path.py::Name" (relative to the pyproject.toml's folder)."""
         found = self.targets.get(key, TargetSettings())
-        return TargetSettings(found.inputs if found.inputs is not None else self.inputs, found.init)
+        return TargetSettings(found.inputs if found.inputs is not None else self.inputs, found.init,
+                              found.entry)
 
 
 def check_spec(spec: object, where: str) -> str:
@@ -94,15 +101,22 @@ def _target(key: str, value: object, where: str) -> TargetSettings:
     if "::" not in key or not key.split("::", 1)[1]:
         raise SettingsError(f"{here}: a target is named \"relative/path.py::Name\"")
     if not isinstance(value, dict):
-        raise SettingsError(f"{here} must be a table with inputs and/or init")
-    unknown = sorted(set(value) - {"inputs", "init"})
+        raise SettingsError(f"{here} must be a table with inputs, init and/or entry")
+    unknown = sorted(set(value) - {"inputs", "init", "entry"})
     if unknown:
-        raise SettingsError(f"{here}: unknown key(s) {', '.join(unknown)} (known: init, inputs)")
+        raise SettingsError(f"{here}: unknown key(s) {', '.join(unknown)}"
+                            " (known: entry, init, inputs)")
+    entry = value.get("entry")
+    if entry is not None and (not isinstance(entry, str) or "::" not in entry
+                              or not all(entry.split("::", 1))):
+        raise SettingsError(f"{here}: entry must be \"relative/path.py::function\" (a function"
+                            " that takes no arguments) or \"relative/path.py::__main__\"")
     init = value.get("init", {})
     if not isinstance(init, dict):
         raise SettingsError(f"{here}: init must be a table of keyword arguments")
     inputs = _inputs(value["inputs"], here) if "inputs" in value else None
-    return TargetSettings(inputs, tuple(sorted(init.items())))
+    return TargetSettings(inputs, tuple(sorted(init.items())),
+                          _normalise_key(entry) if entry is not None else None)
 
 
 KNOWN = frozenset({"inputs", "timeout", "import-timeout", "memory-limit-mb", "targets"})

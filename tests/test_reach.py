@@ -912,3 +912,61 @@ def test_a_cell_input_has_the_rank_a_sub_cell_unpacks_through_a_container(tmp_pa
     specs = input_specs_of(tmp_path, "net.py")
     assert specs["Layer.construct"] == ("float32[2,8,16]",)  # LayerNorm's width, Attention's rank
     assert specs["Stack.construct"] == ("float32[2,8,8]",)  # Dense's features, the layers' rank
+
+
+NESTED_STEP = """
+        import mindspore as ms
+        from mindspore import nn
+
+        def train(net, batches):
+            @ms.jit
+            def step(x):
+                return net(x)
+            return [step(x) for x in batches]
+
+        def run_test():
+            class Probe(nn.Cell):
+                def construct(self, x):
+                    return x * 2
+            return Probe()(ms.Tensor([1.0]))
+"""
+
+
+def nested_plan(folder: Path, main: str, settings=None) -> dict:
+    from msgraphlint.confirm.plan import Planner
+    from msgraphlint.confirm_settings import ConfirmSettings
+
+    write(folder, {"train.py": textwrap.dedent(NESTED_STEP) + main})
+    project = Project()
+    planner = Planner(ReachModel(project), settings or ConfirmSettings(), Level.LAX, folder)
+    planner.add_module(project.module(folder / "train.py"))
+    return {t.label: t for t in planner.targets.values()}
+
+
+@pytest.mark.parametrize("main, run", [
+    ("def main():\n    train(None, [])\n", "main"),
+    ("if __name__ == '__main__':\n    train(None, [])\n", "__main__"),
+])
+def test_a_target_defined_inside_a_function_is_reached_through_what_runs_it(tmp_path, main, run):
+    """--confirm reaches a jit step defined in train() by running main() (or the module as a
+    script) up to its first call, and a Cell defined in a function that takes no argument by
+    calling that function."""
+    targets = nested_plan(tmp_path, main)
+    step, probe = targets["step"], targets["Probe"]
+    assert step.reason is None and probe.reason is None
+    assert (step.via["run"], step.via["name"], step.via["kind"]) == (run, "step", "jit")
+    assert step.via["line"] == 4  # the first line of train(): the frame that binds step
+    assert (probe.via["run"], probe.via["name"], probe.via["kind"]) == ("run_test", "Probe", "cell")
+    assert step.spec["via"] == step.via  # handed to the child as plain data
+
+
+def test_nothing_that_runs_it_says_which_setting_would(tmp_path):
+    from msgraphlint.confirm_settings import ConfirmSettings, TargetSettings
+
+    step = nested_plan(tmp_path, "")["step"]
+    assert step.via is None
+    assert 'entry = "path.py::main"' in step.reason
+    assert '[tool.msgraphlint.confirm.targets."train.py::step"]' in step.reason
+    configured = ConfirmSettings(targets={"train.py::step": TargetSettings(entry="train.py::run_test")})
+    step = nested_plan(tmp_path, "", configured)["step"]
+    assert step.reason is None and step.via["run"] == "run_test"

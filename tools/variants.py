@@ -339,13 +339,13 @@ def judge(variants: list[Variant], folder: Path, level_name: str, jobs: int,
     for variant in variants:
         own = [f for f in by_file[variant.name] if not f.suppressed]
         static = [f for f in own if f.rule.symbol != "graph-compile-error"]
-        predicted = any(f.rule.verdict(f.level_override or level, "CPU") == Verdict.REJECTED
+        predicted = any(f.rule.verdict(f.level_override or level, "CPU", f.case) == Verdict.REJECTED
                         for f in static)
         results = [t.result for t in targets[variant.name] if t.result is not None
                    and t.result["status"] in ("compiled", "rejected")]
         rejected = any(r["status"] == "rejected" for r in results) if results else None
         unconfirmed = [f.rule.symbol for f in static if f.confirmation not in ("confirmed", None)
-                       and f.rule.verdict(level, "CPU") == Verdict.MISBEHAVES]
+                       and f.rule.verdict(level, "CPU", f.case) == Verdict.MISBEHAVES]
         judged.append(Judged(variant, level_name, predicted, rejected, unconfirmed))
     return judged
 

@@ -139,7 +139,7 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
             return FAILS_ELSEWHERE, [("import", reason)], None
         return UNVERIFIED, [("reason", reason)], None
     level = Level(result.get("level") or target.level.value)
-    verdict = finding.rule.verdict(level, device)
+    verdict = finding.rule.verdict(level, device, finding.case)
     if target.kind == "module":
         if result["status"] == "rejected":
             error = result.get("error") or "the import failed"
@@ -168,7 +168,9 @@ def _judge(finding: Finding, target: ConfirmTarget | None, device: str):
     # effect run once): a PyExecute node at the line shows the mechanism, not the claim.
     if matching:
         return CONFIRMED, [*matching, *fallback_evidence], None
-    detail = (f"{target.label} compiled {where}, and with inputs {list(target.inputs)} showed no"
+    given = (f"the inputs running {target.via['shown']} passes it" if target.via
+             else f"inputs {list(target.inputs)}")
+    detail = (f"{target.label} compiled {where}, and with {given} showed no"
               f" {finding.evidence_kind} difference from PyNative")
     if result.get("note"):
         detail += f" ({result['note']})"
@@ -191,7 +193,7 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         # The message says the code its result feeds may reject the graph: it did, there.
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} where the"
                             f" result is used: {error} (In file {_where(primary)})")], message
-    if finding.rule.verdict(target.level, device) != Verdict.REJECTED:
+    if finding.rule.verdict(target.level, device, finding.case) != Verdict.REJECTED:
         # Near but not at the line, only a rule that predicts this very failure is confirmed
         # (an endless `while True` beside a host call is the loop's error, not the call's).
         elsewhere = f" at {_where(primary)}" if primary else ""

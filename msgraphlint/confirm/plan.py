@@ -41,6 +41,9 @@ class ConfirmTarget:
     # How many inputs are the default guess: neither configured nor shown by the project (a
     # driver, a parent, an annotation). An error then may be the guess's, not the code's.
     guessed_inputs: int = 0
+    # Defined inside a function: the code that reaches it when run with no arguments (plain
+    # data for the child, see referee.reach_through), its inputs those of its first call there.
+    via: dict | None = None
 
     @property
     def spec(self) -> dict:
@@ -53,6 +56,7 @@ class ConfirmTarget:
             "inputs": list(self.inputs),
             "init": dict(self.init),
             "label": self.label,
+            "via": self.via,
         }
 
 
@@ -212,7 +216,7 @@ class Planner:
         target = ConfirmTarget(key, label, kind, attr, Path(path), fixed or self.level,
                                fixed is not None, init=init)
         if nested:
-            target.reason = _nested_reason(root, node)
+            target.via, target.reason = self._via(root, cls, attr, chosen.entry)
             return target
         if node is None and root is not None:
             target.reason = "the Cell has no construct (a base class: its subclasses are compiled)"
@@ -251,15 +255,48 @@ class Planner:
                      and t.span[0] <= finding.line <= t.span[1]), None)
 
 
-def _nested_reason(root, node) -> str:
-    """Why a Cell or jit function not bound at module level stays unverified, and what would
-    let --confirm compile it."""
-    scopes = root.module.scope_of(node) if root is not None and node is not None else ()
-    functions = [s.name for s in scopes if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    where = f"defined inside {functions[-1]}()" if functions else "defined under a condition"
-    return (f"{where}: --confirm compiles the Cells and jit functions it can look up in their"
-            " module; define it at module level (passing what it uses as arguments) to have it"
-            " confirmed")
+    def _via(self, root: Target | None, cls, attr: str, configured: str | None
+             ) -> tuple[dict | None, str | None]:
+        """How a Cell or jit function defined inside a function is reached (the ``via`` of its
+        spec), or why it cannot be: (via, None) or (None, reason)."""
+        definition = cls.node if cls is not None else root.node if root is not None else None
+        module = cls.module if cls is not None else root.module if root is not None else None
+        if definition is None or (cls is not None and root is not None and root.kind == "jit"):
+            return None, "a jit method of a class defined inside a function: --confirm cannot" \
+                " reach it on its own"
+        scopes = cls.scope if cls is not None else module.scope_of(definition)
+        functions = [s for s in scopes if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not functions or scopes[0] is not functions[0] \
+                or module.functions.get(functions[0].name) is not functions[0]:
+            where = f"defined inside {functions[-1].name}()" if functions else \
+                "defined under a condition"
+            return None, (f"{where}: --confirm reaches Cells and jit functions through a"
+                          " module-level function; define it at module level to have it confirmed")
+        outer, definer = functions[0], functions[-1]
+        if configured:
+            entry = self._configured_entry(configured)
+        else:
+            found = self.model.entry_for(module, outer)
+            entry = (found[0].path, found[1]) if found is not None else None
+        if entry is None:
+            key = config_key(module.path, attr, self.base)
+            return None, (f"defined inside {outer.name}(), which nothing in the project runs"
+                          " without arguments: name a function that does (it calls"
+                          f" {outer.name}(...)) as entry = \"path.py::main\" in"
+                          f" [tool.msgraphlint.confirm.targets.\"{key}\"]")
+        entry_path, run = entry
+        spec = import_spec(entry_path)
+        first_line = min([definer.lineno, *(d.lineno for d in definer.decorator_list)])
+        return {
+            "module": spec.name, "sys_path": list(spec.sys_path), "run": run,
+            "file": os.path.realpath(module.path), "line": first_line,
+            "name": cls.name if cls is not None else attr, "kind": "cell" if cls is not None else "jit",
+            "shown": f"{Path(entry_path).name}::{run}",
+        }, None
+
+    def _configured_entry(self, configured: str) -> tuple[Path, str]:
+        relative, _, run = configured.partition("::")
+        return Path(self.base) / relative, run
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,105 @@ def build_callable(module, target: dict):
     return getattr(instance, method)
 
 
+def build_target(module, target: dict) -> tuple[object, list | None]:
+    """(the object to call, the inputs its project gives it or None): a Cell or jit function
+    defined inside a function is reached by running the code that calls it (``via``)."""
+    if target.get("via"):
+        return reach_through(target["via"])
+    return build_callable(module, target), None
+
+
+class _Reached(BaseException):
+    """Stops the entry at the target's first call (a BaseException: past `except Exception`)."""
+
+
+def reach_through(via: dict) -> tuple[object, list]:
+    """Run ``via["run"]`` (a function of ``via["module"]`` called with no arguments, or the
+    module as a script) until it first calls the Cell or jit function ``via["name"]`` that the
+    function starting at ``via["file"]:via["line"]`` defines: (the Cell instance or jit function
+    it calls, the inputs it passes). The definition is found by tracing that function's frames:
+    a Cell class gets a ``__call__`` that records and stops, a jit function is replaced in the
+    frame by a stand-in that does. Raises LookupError when the run does not get there."""
+    import importlib
+    import random
+    import runpy
+
+    import numpy as np
+
+    captured: dict = {}
+    patched: list[type] = []
+    file, line, name = via["file"], via["line"], via["name"]
+    definers: dict[object, bool] = {}
+
+    def record(function, args, kwargs):
+        captured.update(function=function, args=args, kwargs=kwargs)
+        raise _Reached
+
+    def cell_call(self, *args, **kwargs):
+        record(self, args, kwargs)
+
+    def local(frame, event, arg):
+        if "stand_in" in captured:
+            return None
+        value = frame.f_locals.get(name)
+        if value is None:
+            return local
+        if via["kind"] == "cell":
+            if isinstance(value, type) and value not in patched:
+                value.__call__ = cell_call  # on the user's own class: MindSpore's is untouched
+                patched.append(value)
+            return local
+        def stand_in(*args, **kwargs):
+            record(value, args, kwargs)
+        # Written back into the frame when this trace function returns (CPython 3.11+).
+        frame.f_locals[name] = captured["stand_in"] = stand_in
+        return None
+
+    def calls(frame, event, arg):
+        code = frame.f_code
+        if code not in definers:
+            definers[code] = (code.co_firstlineno == line
+                              and os.path.realpath(code.co_filename) == file)
+        return local if definers[code] else None
+
+    shown = via.get("shown") or f"{via['module']}::{via['run']}"
+    for entry in reversed(via.get("sys_path") or ()):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    random.seed(0)  # the entry's own draws (a synthetic batch), the same in both modes
+    np.random.seed(0)
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        module = importlib.import_module(via["module"])
+        if via["run"] == "__main__":
+            runpy.run_module(via["module"], run_name="__main__")
+        else:
+            getattr(module, via["run"])()
+    except _Reached:
+        pass
+    except Exception as error:  # noqa: BLE001 - the user's code, before it got there
+        raise LookupError(f"running {shown} raised {one_line(error)} before it called"
+                          f" {name}") from None
+    finally:
+        sys.settrace(previous)
+        for cls in patched:
+            del cls.__call__
+    if "function" not in captured:
+        raise LookupError(f"running {shown} never called {name}")
+    function, args, kwargs = captured["function"], list(captured["args"]), captured["kwargs"]
+    if kwargs:
+        import inspect
+
+        signature = inspect.signature(getattr(function, "construct", None)
+                                      or getattr(function, "__wrapped__", function))
+        bound = signature.bind(*args, **kwargs)
+        if bound.kwargs:
+            raise LookupError(f"{shown} calls {name} with keyword-only arguments")
+        args = list(bound.args)
+    return function, args
+
+
 def _kwargs(init: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in init.items())
 
@@ -266,6 +365,7 @@ class Observation:
     outputs: tuple | None = None  # (first call, second call); None if the second call failed
     # A third call with other inputs (floating tensors doubled): what a stale value shows in.
     other_output: object = None
+    inputs: list | None = None  # what it was called with (a nested target's: its first call's)
     gradient: object = None
     gradient_error: str | None = None
     events: int | None = None  # entries the second call added to module-level containers
@@ -321,17 +421,19 @@ def _grown(before: int | None, after: int | None) -> int | None:
     return None if before is None or after is None else after - before
 
 
-def observe(ms, module, target: dict, inputs: list, graph: bool,
+def observe(ms, module, target: dict, inputs: list | None, graph: bool,
             ir_dir: Path | None = None) -> Observation:
     """Build the target afresh and call it twice, then take its gradient, in one mode. Raises
-    LookupError when the target cannot be built (see build_callable)."""
+    LookupError when the target cannot be built (see build_target). ``inputs`` None: those the
+    project's own call gives (a target defined inside a function)."""
     level = Level(target["level"]).name
     ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE,
                    jit_syntax_level=getattr(ms, level))
     events = _events(module)
     if events is not None:
         events.clear()
-    function = build_callable(module, target)
+    function, shown = build_target(module, target)
+    inputs = shown if inputs is None else inputs
     if graph and target["kind"] == "cell" and not target.get("level_fixed"):
         function.set_jit_config(ms.JitConfig(jit_syntax_level=level))
     if graph and target["kind"] == "cell" and any("None" in spec for spec in target["inputs"]):
@@ -343,7 +445,7 @@ def observe(ms, module, target: dict, inputs: list, graph: bool,
     try:
         first = normalise(function(*inputs))
     except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it raises
-        return Observation(False, one_line(error), str(error))
+        return Observation(False, one_line(error), str(error), inputs=inputs)
     finally:
         if graph and ir_dir is not None:
             ms.set_context(save_graphs=0)
@@ -353,8 +455,8 @@ def observe(ms, module, target: dict, inputs: list, graph: bool,
         try:
             second = normalise(function(*inputs))
         except Exception as error:  # noqa: BLE001 - a second call that fails is evidence
-            return Observation(True, one_line(error), str(error))
-    seen = Observation(True, outputs=(first, second), host_calls=counter.count,
+            return Observation(True, one_line(error), str(error), inputs=inputs)
+    seen = Observation(True, outputs=(first, second), host_calls=counter.count, inputs=inputs,
                        host_names=counter.names,
                        events=_grown(before, container_entries()))
     if (others := other_inputs(inputs)) is not None:
@@ -386,11 +488,12 @@ def judge(module, target: dict, ir_dir: Path | None = None) -> Judgement:
     import mindspore as ms
 
     try:
-        inputs = [make_input(spec) for spec in target["inputs"]]
+        inputs = None if target.get("via") else [make_input(spec) for spec in target["inputs"]]
     except Exception as error:  # noqa: BLE001 - InputSpecError or a bad numpy dtype
         raise Unrunnable(f"cannot build the inputs {target['inputs']}: {error}") from None
     try:
         graph = observe(ms, module, target, inputs, True, ir_dir)
+        inputs = graph.inputs  # PyNative gets the very inputs GRAPH_MODE got
         if not graph.compiled:
             return Judgement(Verdict.REJECTED, error=graph.error, message=graph.text, graph=graph)
         fallback = fallback_lines(ir_dir) if ir_dir is not None else []

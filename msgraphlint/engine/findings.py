@@ -75,7 +75,7 @@ class Finding:
     def severity(self, configured: Level, device: str = "CPU") -> Severity:
         if self.advice_only:
             return Severity.ADVICE
-        return self.rule.severity(self.level(configured), device)
+        return self.rule.severity(self.level(configured), device, self.case)
 
     def sort_key(self) -> tuple:
         return (str(self.path), self.line, self.column, self.rule_id, self.message)

@@ -62,8 +62,12 @@ class RuleCase:
     the checker that sees which shape the code has reports it with this case's clause."""
 
     when: str  # the shape, for the docs: "the attribute holds a tensor written in compiled code"
-    misbehaves: str  # the clause that replaces the rule's ``misbehaves``
+    misbehaves: str = ""  # the clause that replaces the rule's ``misbehaves``
     evidence: str = ""  # how --confirm shows it, when not the rule's evidence
+    # Levels where this shape's verdict is not the rule's (a host copy that is only returned
+    # from a training step compiles and is harmless at LAX), and the clause for ACCEPTED there.
+    verdicts: dict[Level, Verdict] = field(default_factory=dict)
+    accepted: str = ""
     # The clause says the graph may also be rejected where this code's result is used: a
     # rejection in the same function confirms it too.
     may_reject: bool = False
@@ -106,16 +110,19 @@ class Rule:
     opt_in_why: str = ""
     cases: dict[str, RuleCase] = field(default_factory=dict)
 
-    def verdict(self, level: Level, device: str = "CPU") -> Verdict:
+    def verdict(self, level: Level, device: str = "CPU", case: str = "") -> Verdict:
+        """What the compiler does at ``level`` on ``device``, for one of the rule's cases."""
+        if case and (shaped := self.cases[case].verdicts.get(level)) is not None:
+            return shaped
         return self.device_verdicts.get(device, {}).get(level, self.verdicts[level])
 
-    def compiler_severity(self, level: Level, device: str = "CPU") -> Severity:
+    def compiler_severity(self, level: Level, device: str = "CPU", case: str = "") -> Severity:
         """What the compiler's verdict alone makes it."""
-        return SEVERITY_OF_VERDICT[self.verdict(level, device)]
+        return SEVERITY_OF_VERDICT[self.verdict(level, device, case)]
 
-    def severity(self, level: Level, device: str = "CPU") -> Severity:
+    def severity(self, level: Level, device: str = "CPU", case: str = "") -> Severity:
         """The severity reported: the compiler's, capped by the static severity."""
-        severity = self.compiler_severity(level, device)
+        severity = self.compiler_severity(level, device, case)
         cap = self.static_severity
         return cap if cap is not None and cap.rank < severity.rank else severity
 
@@ -163,7 +170,8 @@ def _rule_from_table(rule_id: str, table: dict) -> Rule:
         for device, levels in table.pop("device_verdicts", {}).items()
     }
     compiler = _parse_level_map(table.pop("compiler"), str)
-    cases = {name: RuleCase(**case) for name, case in table.pop("cases", {}).items()}
+    cases = {name: RuleCase(**dict(case, verdicts=_parse_level_map(case.get("verdicts", {}), Verdict)))
+             for name, case in table.pop("cases", {}).items()}
     tags = tuple(table.pop("tags", ()))
     cap = table.pop("static_severity", None)
     return Rule(
@@ -192,7 +200,8 @@ def consequence(rule: Rule, case: str = "") -> str:
     """
     groups: dict[Verdict, list[Level]] = {}
     for level in Level:
-        groups.setdefault(rule.verdicts[level], []).append(level)
+        groups.setdefault(rule.verdict(level, case=case) if case else rule.verdicts[level],
+                          []).append(level)
     every = len(groups) == 1
     parts = []
     for verdict, levels in groups.items():
@@ -200,8 +209,10 @@ def consequence(rule: Rule, case: str = "") -> str:
         if verdict is Verdict.REJECTED:
             parts.append(f"rejected at {where}")
         else:
-            misbehaves = rule.cases[case].misbehaves if case else rule.misbehaves
-            what = misbehaves if verdict is Verdict.MISBEHAVES else rule.accepted or "it compiles"
+            shape = rule.cases[case] if case else None
+            misbehaves = (shape.misbehaves if shape else "") or rule.misbehaves
+            accepted = (shape.accepted if shape else "") or rule.accepted or "it compiles"
+            what = misbehaves if verdict is Verdict.MISBEHAVES else accepted
             parts.append(f"at {where}{',' * every} {what}")
     text = ", ".join(parts)
     others = [device for device in DEVICES if device not in rule.device_verdicts]

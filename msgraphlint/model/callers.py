@@ -513,6 +513,22 @@ def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.A
     return found[0], found[1]
 
 
+def _takes_no_arguments(function: ast.AST) -> bool:
+    """A function that can be called with no arguments (every parameter has a default)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    return (len(args.defaults) >= len(positional)
+            and all(default is not None for default in args.kw_defaults))
+
+
+def _calls_name(module: ModuleInfo, where: ast.AST, name: str) -> bool:
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id == name for node in module.nodes(where))
+
+
+
 class Callers:
     """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
 
@@ -951,3 +967,31 @@ class Callers:
         return self.memo(self._module_cell_methods, id(module), lambda: [
             (cell, method) for cell in (*module.classes.values(), *module.nested_classes)
             if self.is_cell(cell) for method in cell.methods.values()])
+
+    def entry_for(self, module: ModuleInfo, function: ast.AST) -> tuple[ModuleInfo, str] | None:
+        """(module, what to run) that calls the module-level ``function`` when run with no
+        arguments: ``function`` itself when it takes none (a test body, ``run()``), else a
+        module-level function of its module or of a module importing it that takes none and
+        calls it (``main()``), else the module's ``if __name__ == "__main__":`` block calling it
+        or such a function (the name "__main__"). None when the project shows no such code."""
+        return self.memo(self.table("entry_for"), id(function),
+                         lambda: self._find_entry(module, function))
+
+    def _find_entry(self, module: ModuleInfo, function: ast.AST) -> tuple[ModuleInfo, str] | None:
+        name = getattr(function, "name", None)
+        if name is None or module.functions.get(name) is not function:
+            return None
+        if _takes_no_arguments(function):
+            return module, name
+        users = [module, *(user for path in self.project.importers_of(module.path)
+                           if self.project.mentions(path, name.encode())
+                           and (user := self.project.module(path)) is not None)]
+        for user in users:
+            callers = [f for f in user.functions.values()
+                       if f is not function and _takes_no_arguments(f) and _calls_name(user, f, name)]
+            if callers:
+                return user, callers[0].name
+            for block in _main_blocks(user):
+                if _calls_name(user, block, name):
+                    return user, "__main__"
+        return None

@@ -32,6 +32,8 @@ def finding_records(result: RunResult) -> list[dict]:
             "target": finding.target,
             "help_uri": rule.help_uri,
         }
+        if finding.case:  # the shape whose consequence the message states (the rule's page)
+            record["case"] = finding.case
         if finding.fix is not None:  # what --fix would do (docs/fixes.md)
             record["fix"] = fix_record(finding.fix, result)
         if finding.confirmation is not None:  # only in --confirm runs (docs/confirm.md)
