@@ -166,6 +166,22 @@ class SyntaxFamily(Family):
 
     def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
         self._check_change_of_call_result(node.value, ctx)
+        for target in node.targets:
+            self._check_item_attribute(target, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: FunctionContext) -> None:
+        self._check_item_attribute(node.target, ctx)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign, ctx: FunctionContext) -> None:
+        self._check_item_attribute(node.target, ctx)
+
+    def _check_item_attribute(self, target: ast.expr, ctx: FunctionContext) -> None:
+        """``self.layers[0].scale = x``: the parser assigns attributes of names and attributes
+        only (2.10: rejected at every level, in any branch it parses)."""
+        for element in target.elts if isinstance(target, (ast.Tuple, ast.List)) else (target,):
+            if (isinstance(element, ast.Attribute) and isinstance(element.value, ast.Subscript)
+                    and not self._inside_reported_definition(element, ctx)):
+                ctx.report("item-attribute-assign", element, ast.unparse(element))
 
     def _check_change_of_call_result(self, value: ast.expr, ctx: FunctionContext) -> None:
         """``d.setdefault(k, []).append(v)``: the parser rewrites an in-place method into an

@@ -22,6 +22,7 @@ from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, is_layer_or_primitive, is_tensor_function,
+    is_tensor_method,
 )
 from msgraphlint.model.compiled import NESTED_SCOPES
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
@@ -268,13 +269,16 @@ class TypesFamily(Family):
         else:
             yield value
 
-    def _function_like(self, node: ast.expr, ctx: FunctionContext) -> str | None:
+    def _function_like(self, node: ast.expr, ctx: FunctionContext, depth: int = 0) -> str | None:
         """What kind of function the expression certainly is, or None."""
         values = ctx.values
         if isinstance(node, ast.Lambda):
             return "a lambda"
         if isinstance(node, ast.Name):
             name = node.id
+            assigned = values.assigned_values(name)
+            if depth < 8 and len(assigned) == 1:
+                return self._function_like(assigned[0], ctx, depth + 1)  # f = getattr(x, "abs")
             if name in values.local_names:
                 # Bound once, by a nested def (not a parameter, loop variable or assignment).
                 nested = [
@@ -294,6 +298,10 @@ class TypesFamily(Family):
                 return "the function " + name
         if isinstance(node, ast.Attribute) and ctx.is_self(node.value):
             return self._self_attribute_kind(node.attr, ctx)
+        if (method := _attribute_read(node, ctx)) is not None:
+            receiver, attr = method
+            if is_tensor_method(attr) and ctx.kinds.is_tensor(receiver):
+                return f"the tensor method {ast.unparse(receiver)}.{attr}"
         qualified = ctx.qualify(node)
         if qualified is None:
             return None
@@ -328,6 +336,17 @@ class TypesFamily(Family):
 
 
 # ----- small helpers -------------------------------------------------------------------------
+
+
+def _attribute_read(node: ast.expr, ctx: FunctionContext) -> tuple[ast.expr, str] | None:
+    """(receiver, name) of ``x.abs`` or ``getattr(x, "abs")`` (a constant name, no default)."""
+    if isinstance(node, ast.Attribute):
+        return node.value, node.attr
+    if (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
+            and ctx.qualify(node.func) == "builtins.getattr"
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return node.args[0], node.args[1].value
+    return None
 
 
 def _is_static_or_class(decorator: ast.expr) -> bool:

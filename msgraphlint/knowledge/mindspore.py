@@ -268,3 +268,11 @@ def is_tensor_function(qualified: str) -> bool:
     """A function (not a class) of mindspore.ops, mint or mindspore.numpy."""
     return (qualified.startswith(TENSOR_FUNCTION_MODULES)
             and qualified.rsplit(".", 1)[-1][:1].islower())
+
+
+def is_tensor_method(name: str) -> bool:
+    """A method of mindspore.Tensor (not a property such as ``shape``), per the API snapshot."""
+    from .api_snapshot import load
+
+    entry = load()["mindspore.Tensor"].get(name)
+    return entry is not None and entry["kind"] == "function"

@@ -282,6 +282,8 @@ class Evaluation:
     failures: list[Failure] = field(default_factory=list)
     # (node, attribute) for every attribute read of a value known to be a tensor
     tensor_lookups: list[tuple[ast.AST, str]] = field(default_factory=list)
+    # parameter -> the value every call passes it (a root's Python driver), where known
+    parameters: dict[str, object] = field(default_factory=dict)
 
     def value(self, node: ast.AST) -> object:
         return self.values.get(id(node), UNKNOWN)
@@ -304,6 +306,7 @@ class Interpreter:
 
     def run(self) -> Evaluation:
         env: dict[str, object] = dict(self.parameters())
+        self.result.parameters = {name: value for name, value in env.items() if value is not UNKNOWN}
         self.block(self.compiled.node.body, env)
         return self.result
 
@@ -341,6 +344,8 @@ class Interpreter:
                     left = env.get(target.id, UNKNOWN)
                     env[target.id] = self.binary(stmt, type(op), left, right)
                 else:
+                    if target.__class__ is ast.Attribute:
+                        self._attribute(target, env, 0)  # `x.n += 1` reads x.n first
                     self.forget_base(target, env)
             case ast.Expr(value=value):
                 self.expr(value, env)

@@ -31,6 +31,7 @@ from ..knowledge.mindspore import (
     TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
+from .interpret import TensorValue, element_count
 
 if TYPE_CHECKING:
     from ..engine.analyze import FunctionContext
@@ -265,7 +266,11 @@ class TensorKinds:
             # rebinding is a tensor too (x = self.layer(x) may be anything).
             rebound = values.bound.get(name, [])
             kinds = [self.kind(v, depth + 1) if v is not None else None for v in rebound]
-            kind = MULTI if all(k in (MULTI, TENSOR, PENDING) for k in kinds) else None
+            passed = self.ctx.evaluation.parameters.get(name)
+            one = (not rebound and isinstance(passed, TensorValue)
+                   and element_count(passed.shape) == 1)  # a driver's Tensor([1.0])
+            kind = (TENSOR if one else MULTI) if all(
+                k in (MULTI, TENSOR, PENDING) for k in kinds) else None
         elif assigned := values.assigned_values(name):
             kinds = [k for k in (self.kind(v, depth + 1) for v in assigned) if k != PENDING]
             kind = None if not kinds or None in kinds else _join(*kinds)
@@ -337,6 +342,9 @@ class TensorKinds:
                     parent = values.parent(child)
                     if isinstance(parent, ast.Call) and parent.func is child:
                         found.add(name)
+            # What the callers pass: a driver's Tensor(...) (the interpreter's values).
+            found.update(name for name, value in self.ctx.evaluation.parameters.items()
+                         if isinstance(value, TensorValue) and name in params)
             self._evidence = found
         return self._evidence
 
