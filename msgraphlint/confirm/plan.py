@@ -44,6 +44,7 @@ class ConfirmTarget:
     # Defined inside a function: the code that reaches it when run with no arguments (plain
     # data for the child, see referee.reach_through), its inputs those of its first call there.
     via: dict | None = None
+    compile_only: bool = False  # only whether it compiles: no second call, gradient or PyNative
 
     @property
     def spec(self) -> dict:
@@ -57,6 +58,7 @@ class ConfirmTarget:
             "init": dict(self.init),
             "label": self.label,
             "via": self.via,
+            "compile_only": self.compile_only,
         }
 
 
@@ -215,6 +217,9 @@ class Planner:
             init = tuple(sorted((self.model.construction_arguments(cls) or {}).items()))
         target = ConfirmTarget(key, label, kind, attr, Path(path), fixed or self.level,
                                fixed is not None, init=init)
+        module = cls.module if cls is not None else root.module if root is not None else None
+        if nested and module is not None and attr in module.assignments:
+            nested = False  # `Net = make_net()` at module level: looked up by its name
         if nested:
             target.via, target.reason = self._via(root, cls, attr, chosen.entry)
             return target

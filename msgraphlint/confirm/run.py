@@ -36,6 +36,9 @@ class ConfirmOptions:
     use_cache: bool = True
     progress: bool | None = None  # None: a progress bar when stderr is a terminal
     cache_dir: Path | None = None  # None: msgraphlint.confirm.cache.cache_dir()
+    # Only whether each target compiles (tools/variants.py, for files whose findings claim no
+    # misbehaviour): the first GRAPH_MODE call, nothing compared with PyNative.
+    compile_only: bool = False
 
 
 @dataclass
@@ -95,6 +98,8 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
             if target is not None and target not in chosen:
                 chosen.append(target)
     chosen.sort(key=lambda t: (str(t.path), t.roots[0].node.lineno if t.roots else 0, t.attr))
+    for target in chosen:
+        target.compile_only = options.compile_only
     specs = {path: import_spec(path) for path in {target.path for target in chosen}}
     # Shown at once (delay 0): every target takes a compile, so the run is never a moment.
     with ProgressBar("confirming with MindSpore", len(chosen), options.progress, delay=0) as bar:

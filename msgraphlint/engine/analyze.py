@@ -27,7 +27,7 @@ from .cache import ResultCache, file_record
 from ..knowledge.catalogue import rule as lookup_rule
 from ..knowledge.fallback import JitModules
 from .findings import Finding
-from ..values.kinds import TensorKinds
+from ..values.kinds import TensorKinds, kinds_of
 from ..syntax.project import (
     ClassInfo,
     ModuleInfo,
@@ -107,7 +107,7 @@ class FunctionContext(CellContext):
     @cached_property
     def kinds(self) -> TensorKinds:
         """Which expressions of this function are tensors, and which may hold several elements."""
-        return TensorKinds(self)
+        return kinds_of(self.model, self.function)
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)

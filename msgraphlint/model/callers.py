@@ -139,10 +139,11 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) ->
     several places or elsewhere at module level."""
     functions = [*module.functions.values(), *_main_blocks(module)]
     wrapping = _wrapping_lines(module, name, definition)
+    made_in = _factory_of(module, definition) or definition
     driver = None
     for number in _lines_naming(module, name):
-        if definition.lineno <= number <= (definition.end_lineno or definition.lineno):
-            continue  # super(Net, self) and the class line itself
+        if made_in.lineno <= number <= (made_in.end_lineno or made_in.lineno):
+            continue  # super(Net, self), the class line itself, its factory's `return Net`
         if number in wrapping:
             continue  # `step = jit(fn)`: where the name is made, not a use
         inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
@@ -162,13 +163,47 @@ def _main_blocks(module: ModuleInfo) -> list[ast.If]:
 
 
 def _wrapping_lines(module: ModuleInfo, name: str, definition: ast.AST) -> set[int]:
-    """Lines of module-level ``name = <call>(definition's name, ...)``: a jit alias being made."""
+    """Lines of module-level ``name = <call>(definition's name, ...)`` (a jit alias being made),
+    or ``name = make_net()`` where make_net defines and returns it: where the name is made."""
     own = getattr(definition, "name", None)
+    factory = _factory_of(module, definition)
     return {statement.lineno for statement in module.tree.body
-            if own is not None and own != name and isinstance(statement, ast.Assign)
+            if own is not None and isinstance(statement, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
-            and isinstance(statement.value, ast.Call)
-            and any(isinstance(a, ast.Name) and a.id == own for a in statement.value.args)}
+            and isinstance(statement.value, ast.Call) and (
+                (own != name and any(isinstance(a, ast.Name) and a.id == own
+                                     for a in statement.value.args))
+                or (factory is not None and isinstance(statement.value.func, ast.Name)
+                    and statement.value.func.id == factory.name))}
+
+
+def _factory_of(module: ModuleInfo, definition: ast.AST) -> ast.FunctionDef | None:
+    """The module-level function that defines ``definition`` and returns it by name, and
+    nothing else (``def make_net(): class Net...; return Net``)."""
+    scope = module.scope_of(definition)
+    if len(scope) != 1 or module.functions.get(getattr(scope[0], "name", "")) is not scope[0]:
+        return None
+    returns = [s for s in _statements(scope[0].body) if isinstance(s, ast.Return)]
+    name = getattr(definition, "name", None)
+    if returns and all(isinstance(r.value, ast.Name) and r.value.id == name for r in returns):
+        return scope[0]
+    return None
+
+
+def factory_binding(module: ModuleInfo, definition: ast.AST) -> str | None:
+    """The module-level name a factory's class or function is bound to (``Net = make_net()``):
+    the name the program builds or calls it by."""
+    factory = _factory_of(module, definition)
+    if factory is None:
+        return None
+    for statement in module.tree.body:
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Call)
+                and isinstance(statement.value.func, ast.Name)
+                and statement.value.func.id == factory.name and not statement.value.args):
+            return statement.targets[0].id
+    return None
 
 
 def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: ast.AST,
@@ -176,7 +211,7 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
     """Every call of the Cell instances (or of the jit function) in ``driver``, or None when the
     name or an instance is used in any other way (passed to grad, stored, reassigned)."""
     parents = module.parents(driver)
-    instances: set[str] = set()
+    instances: set[str] = set()  # names of the Cell's instances, or of the jit function's aliases
     direct: list[ast.Call] = []
     uses: list[ast.Name] = []
     for node in module.nodes(driver):
@@ -192,6 +227,10 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
         if node.lineno in inside:
             continue  # super(Net, self) in its own body
         call = parents.get(id(node))
+        if (not is_cell and isinstance(call, ast.Assign) and call.value is node
+                and len(call.targets) == 1 and isinstance(call.targets[0], ast.Name)):
+            instances.add(call.targets[0].id)  # `step = train_step`, then step(x)
+            continue
         if not (isinstance(call, ast.Call) and call.func is node):
             return None
         if not is_cell:
@@ -204,7 +243,7 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
                 and isinstance(assign.targets[0], ast.Name)):
             return None
         instances.add(assign.targets[0].id)
-    called = instances if is_cell else {name}
+    called = instances if is_cell else {name, *instances}
     calls: list[ast.Call] = list(direct)
     for node in uses:
         if node.id not in called:
@@ -212,10 +251,12 @@ def _driver_calls(module: ModuleInfo, driver: ast.AST, name: str, definition: as
         parent = parents.get(id(node))
         if isinstance(node.ctx, ast.Store):
             value = parent.value if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
-            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
-                    and value.func.id == name):
-                return None  # an instance name bound to something else too
+            made = value.func if is_cell and isinstance(value, ast.Call) else value
+            if not (isinstance(made, ast.Name) and made.id == name):
+                return None  # an instance name (or alias) bound to something else too
             continue
+        if not is_cell and node.id == name and parent is not None and isinstance(parent, ast.Assign):
+            continue  # the alias's own assignment, seen above
         if not (isinstance(parent, ast.Call) and parent.func is node):
             return None
         calls.append(parent)
@@ -595,6 +636,22 @@ class Callers:
                     variables.add(param)
         return variables
 
+    def driver_argument_lists(self, target: Target) -> dict[str, list[ast.expr]]:
+        """param -> what each Python call of the root passes it, when every call passes one
+        (``*args``/``**kwargs`` collectors left out): the calls may differ (a tensor of one
+        shape here, of another there)."""
+        found = self.driver_calls(target)
+        if found is None:
+            return {}
+        _, _, calls = found
+        passed: dict[str, list[ast.expr]] = {}
+        for call in calls:
+            for param, argument in bind_arguments(call, target.node, target.cell is not None):
+                passed.setdefault(param, []).append(argument)
+        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
+        return {param: given for param, given in passed.items()
+                if param not in collectors and len(given) == len(calls)}
+
     def driver_arguments(self, target: Target) -> dict[str, ast.expr]:
         """param -> the argument every Python call of the root passes it (the same expression
         in each, to be read in the driver), or the literal default when no call passes one."""
@@ -633,6 +690,8 @@ class Callers:
         definition = cls.node if cls is not None else target.node
         name = target.called_as or definition.name  # `step = jit(fn)`: calls of step
         scope = cls.scope if cls is not None else module.scope_of(target.node)
+        if (bound := factory_binding(module, definition)) is not None:
+            name, scope = bound, ()  # `Net = make_net()`: used by that name, at module level
         driver = self._driver_of(module, definition, scope, name)
         if driver is None:
             return None

@@ -51,6 +51,9 @@ class CompiledFunction:
     # A plain function its callers pass their own self (owner is then their class): MindSpore
     # gives it the Cell's attributes but, self being a parameter, folds no test on them.
     self_passed: bool = False
+    # The compiled calls of it, with the function each is in (ReachModel.reach): what values
+    # its parameters take, per call.
+    callers: list[tuple["CompiledFunction", "CallEdge"]] = field(default_factory=list)
 
     @property
     def is_root(self) -> bool:

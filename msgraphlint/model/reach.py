@@ -231,8 +231,9 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         _bind_passed_self(reached, edges)
         self._propagate_variables(reached, edges)
         incoming: dict[int, list[CallEdge]] = {}
-        for _, edge in edges:
+        for caller, edge in edges:
             incoming.setdefault(id(edge.node), []).append(edge)
+            reached[id(edge.node)].callers.append((caller, edge))
         for key, compiled in reached.items():
             if compiled.is_root:
                 continue

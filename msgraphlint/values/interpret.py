@@ -34,7 +34,7 @@ from ..knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as 
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, only_read, single_assignment
-from ..model.compiled import CompiledFunction
+from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.variables import function_syntax
 
@@ -316,11 +316,20 @@ class Interpreter:
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         values: dict[str, object] = {arg.arg: UNKNOWN for arg in every}
         if self.compiled.is_root:
-            arguments = self.model.driver_arguments(self.compiled.target)
-            if arguments:
-                context = driver_context(self.model, self.compiled.target)
+            target = self.compiled.target
+            arguments = self.model.driver_arguments(target)
+            lists = self.model.driver_argument_lists(target)
+            if arguments or lists:
+                context = driver_context(self.model, target)
                 for name, expr in arguments.items():
                     values[name] = self.driver_value(expr, context, 0)
+                # Calls that pass different tensors (of other shapes): one tensor value.
+                for name, given in lists.items():
+                    if name not in arguments:
+                        values[name] = join_tensors(
+                            [self.driver_value(expr, context, 0) for expr in given]) or UNKNOWN
+        else:
+            values.update(passed_tensors(self.model, self.compiled))
         return values
 
     def block(self, body: list[ast.stmt], env: dict[str, object]) -> bool:
@@ -486,7 +495,10 @@ class Interpreter:
         if all(is_known(v) for v in values):
             items = [v.value for v in values]
             return known(tuple(items) if node.__class__ is ast.Tuple else items)
-        return UNKNOWN
+        if any(e.__class__ is ast.Starred for e in node.elts):
+            return UNKNOWN
+        # Its kind and length are known whatever its elements are: `(self.n, 1).shape` fails.
+        return SequenceValue(tuple if node.__class__ is ast.Tuple else list, len(node.elts))
 
     def _dict(self, node: ast.Dict, env, depth) -> object:
         pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
@@ -854,6 +866,10 @@ class Interpreter:
                 kind = type(receiver.value).__name__
                 self.fail(node, "attribute", AttributeError(
                     f"'{kind}' object has no attribute '{attr}'"), kind, attr)
+        elif receiver.__class__ is SequenceValue and not hasattr(receiver.kind, attr):
+            kind = receiver.kind.__name__
+            self.fail(node, "attribute", AttributeError(
+                f"'{kind}' object has no attribute '{attr}'"), kind, attr)
         return UNKNOWN
 
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
@@ -1307,11 +1323,53 @@ def _declared_global(module: ModuleInfo, name: str) -> bool:
     return "global" in text and re.search(rf"\bglobal\b[^\n]*\b{re.escape(name)}\b", text) is not None
 
 
+def passed_tensors(model: ReachModel, compiled: CompiledFunction) -> dict[str, TensorValue]:
+    """The parameters of a helper that every compiled call passes a tensor the caller's own
+    evaluation knows (a driver's input handed on: ``forward(self, x)`` from construct), as one
+    tensor value: dtype and shape where every call agrees."""
+    if not compiled.callers:
+        return {}
+    pending = model.table("evaluations pending")
+    passed: dict[str, list[object]] = {}
+    for caller, edge in compiled.callers:
+        if id(caller) in pending:
+            return {}  # a cycle: what it passes is not known yet
+        known = evaluation(model, caller)
+        for param, argument in bind_arguments(edge.call, edge.node, edge.binds_self):
+            passed.setdefault(param, []).append(known.value(argument))
+    found = {}
+    for param, given in passed.items():
+        if len(given) == len(compiled.callers) and (joined := join_tensors(given)) is not None:
+            found[param] = joined
+    return found
+
+
+def join_tensors(values: list[object]) -> TensorValue | None:
+    """What several calls pass, as one value, when each passes a tensor: its dtype and shape
+    where they all agree; None when any is not a tensor."""
+    if not values or any(v.__class__ is not TensorValue for v in values):
+        return None
+    first = values[0]
+    return TensorValue(all(v.constant for v in values),
+                       first.dtype if all(v.dtype == first.dtype for v in values) else None,
+                       first.shape if all(v.shape == first.shape for v in values) else None)
+
+
 def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
     """The folded values of a compiled function (computed once per run); an empty one where
     nothing can be folded (``may_fold_something``)."""
-    return model.memo(model.evaluations, id(compiled), lambda: Interpreter(model, compiled).run()
-                      if may_fold_something(model, compiled) else Evaluation())
+    return model.memo(model.evaluations, id(compiled), lambda: _evaluate(model, compiled))
+
+
+def _evaluate(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
+    pending = model.table("evaluations pending")  # callers asked for what they pass: no cycle
+    pending[id(compiled)] = True
+    try:
+        if not may_fold_something(model, compiled):
+            return Evaluation()
+        return Interpreter(model, compiled).run()
+    finally:
+        pending.pop(id(compiled), None)
 
 
 # ----- which functions are worth interpreting -------------------------------------------------
@@ -1327,10 +1385,13 @@ def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
     an operation whose every operand is known, or a builtin call, a tensor or array built from
     data, or constants passed in by a caller. Functions with none (most of a model zoo's) are not
     interpreted. Cached with the function's syntax."""
-    if compiled.is_root and model.driver_arguments(compiled.target):
+    if compiled.is_root and (model.driver_arguments(compiled.target)
+                             or model.driver_argument_lists(compiled.target)):
         return True
     module = compiled.module
-    return module.derived("may fold", compiled.node, lambda node: _may_fold(module, node))
+    if module.derived("may fold", compiled.node, lambda node: _may_fold(module, node)):
+        return True
+    return not compiled.is_root and bool(passed_tensors(model, compiled))
 
 
 def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:

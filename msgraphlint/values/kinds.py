@@ -30,11 +30,13 @@ from ..knowledge.mindspore import (
     SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE, TENSOR_EVIDENCE_READ,
     TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
+from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .interpret import TensorValue, element_count
+from .interpret import TensorValue, element_count, evaluation
 
 if TYPE_CHECKING:
     from ..engine.analyze import FunctionContext
+    from ..model.reach import ReachModel
 
 
 class Kind(StrEnum):
@@ -195,15 +197,47 @@ def builds_tensor(node: ast.expr | None, fv: FunctionValues) -> bool:
 # ----- tensors and their sizes -----------------------------------------------------------------
 
 
+class FunctionView:
+    """What TensorKinds asks of a compiled function, from the model alone: the engine's
+    FunctionContext for the function being walked, and its callers' when a helper's parameters
+    take what they pass."""
+
+    def __init__(self, model: ReachModel, function: CompiledFunction):
+        self.model, self.function, self.module = model, function, function.module
+        self.owner = function.owner
+
+    @property
+    def values(self) -> FunctionValues:
+        return self.model.values(self.function)
+
+    @property
+    def evaluation(self):
+        return evaluation(self.model, self.function)
+
+    def is_self(self, node: ast.expr) -> bool:
+        return self.values.is_self(node)
+
+    def qualify(self, node: ast.expr) -> str | None:
+        return self.module.imports.qualify(node)
+
+
+def kinds_of(model: ReachModel, function: CompiledFunction) -> TensorKinds:
+    """The one TensorKinds of a compiled function (kept in the model's memo)."""
+    return model.memo(model.table("kinds"), id(function),
+                      lambda: TensorKinds(FunctionView(model, function)))
+
+
 class TensorKinds:
     """Which expressions of one compiled function are certainly tensors (TENSOR), and which may
     hold more than one element (MULTI): those that carry an input or a Parameter elementwise."""
 
-    def __init__(self, ctx: FunctionContext):
+    def __init__(self, ctx: FunctionContext | FunctionView):
         self.values: FunctionValues = ctx.values
         self.ctx = ctx
         self._names: dict[str, Kind | None] = {}
         self._evidence: set[str] | None = None
+        self._passing = False  # asking the callers (a cycle through recursion adds nothing)
+        self._passed: dict[str, Kind] = {}  # parameters every compiled call passes a tensor
 
     def is_tensor(self, node: ast.expr) -> bool:
         return self.kind(node) in (MULTI, TENSOR)
@@ -269,7 +303,9 @@ class TensorKinds:
             passed = self.ctx.evaluation.parameters.get(name)
             one = (not rebound and isinstance(passed, TensorValue)
                    and element_count(passed.shape) == 1)  # a driver's Tensor([1.0])
-            kind = (TENSOR if one else MULTI) if all(
+            # What the compiled callers pass it: a tensor of unknown size stays one.
+            given = self._passed.get(name, MULTI) if not rebound else MULTI
+            kind = (TENSOR if one else given) if all(
                 k in (MULTI, TENSOR, PENDING) for k in kinds) else None
         elif assigned := values.assigned_values(name):
             kinds = [k for k in (self.kind(v, depth + 1) for v in assigned) if k != PENDING]
@@ -342,11 +378,38 @@ class TensorKinds:
                     parent = values.parent(child)
                     if isinstance(parent, ast.Call) and parent.func is child:
                         found.add(name)
-            # What the callers pass: a driver's Tensor(...) (the interpreter's values).
+            # What the callers pass: a driver's Tensor(...) (the interpreter's values), or a
+            # tensor every compiled call of a helper passes.
             found.update(name for name, value in self.ctx.evaluation.parameters.items()
                          if isinstance(value, TensorValue) and name in params)
             self._evidence = found
+            self._passed = self._passed_kinds(params - found)
+            found.update(self._passed)
         return self._evidence
+
+    def _passed_kinds(self, params: set[str]) -> dict[str, Kind]:
+        """The parameters of a helper that every compiled call passes a tensor (in the caller's
+        own kinds: ``forward(self, x)`` from a construct whose x a driver gives a tensor), with
+        the join of what they pass (MULTI when any call may pass several elements)."""
+        function = self.ctx.function
+        if function.is_root or not function.callers or not params:
+            return {}
+        self._passing = True
+        try:
+            passed: dict[str, list[Kind | None]] = {param: [] for param in params}
+            for caller, edge in function.callers:
+                caller_kinds = kinds_of(self.ctx.model, caller)
+                if caller_kinds._passing:
+                    return {}  # recursion: what the cycle passes is not known
+                bound = dict(bind_arguments(edge.call, edge.node, edge.binds_self))
+                for param in params:
+                    argument = bound.get(param)
+                    passed[param].append(caller_kinds.kind(argument) if argument is not None
+                                         else None)
+            return {param: MULTI if MULTI in kinds else TENSOR for param, kinds in passed.items()
+                    if kinds and all(k in (MULTI, TENSOR) for k in kinds)}
+        finally:
+            self._passing = False
 
 
 def _reduces_everything(node: ast.Call, tensor_arguments: int) -> bool:
