@@ -15,10 +15,10 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.model.attributes import (
     attribute_assignments,
+    class_at,
     held_object_class,
     is_plain_class,
     mutates_self,
-    resolve_project_class,
 )
 from msgraphlint.knowledge.mindspore import PRIMITIVE_NAMESPACE, is_tensor_function
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
@@ -52,8 +52,7 @@ class CustomTypesFamily(Family):
         self._check_item_change(node, ctx)
 
     def _check_instantiation(self, node: ast.Call, ctx: FunctionContext) -> bool:
-        qualified = ctx.qualify(node.func)
-        cls = resolve_project_class(ctx.model, qualified, ctx.module) if qualified else None
+        cls = class_at(ctx, node.func)
         if cls is None:
             return False
         arguments = [*node.args, *(k.value for k in node.keywords)]

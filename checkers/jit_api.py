@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
-from msgraphlint.model.attributes import held_call_names, held_class, is_classmethod, resolve_project_class
+from msgraphlint.model.attributes import class_at, held_call_names, held_class, is_classmethod
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.knowledge.mindspore import (
     CELL_DEFINED_AT, REMOVED_JIT_DECORATORS, TENSOR_DEFINED_AT, is_mindspore_cell_name,
@@ -208,8 +208,7 @@ class JitApiFamily(Family):
             return ctx.cell or ctx.owner
         if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
             return held_class(ctx, receiver.attr)
-        qualified = ctx.qualify(receiver)
-        return resolve_project_class(ctx.model, qualified, ctx.module) if qualified else None
+        return class_at(ctx, receiver)
 
     @staticmethod
     def _is_type_of_self(receiver: ast.expr, ctx: FunctionContext) -> bool:

@@ -37,7 +37,7 @@ from ..syntax.project import (
     walk_python_files,
 )
 from ..model.compiled import CompiledFunction
-from ..model.reach import ReachModel, returns_to_python
+from ..model.reach import ReachModel
 from ..values.interpret import Evaluation, evaluation, taken_error_messages
 from ..syntax.source import SourceFile
 from .suppress import Suppressions
@@ -118,10 +118,7 @@ class FunctionContext(CellContext):
     def returns_to_python(self, node: ast.Return) -> bool:
         """Whether the value of this return goes back to Python (not into a parent graph): not
         for a sub-Cell, whose every use is as an attribute of other Cells (ReachModel.holders)."""
-        cell = self.function.target.cell
-        if cell is not None and self.model.holders(cell):
-            return False
-        return returns_to_python(node, self.function, self.values)
+        return self.model.returns_to_python(node, self.function)
 
     def report(self, symbol: str, node: ast.AST, *args: object, case: str = "") -> None:
         self.findings.append(

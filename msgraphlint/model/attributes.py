@@ -50,6 +50,21 @@ def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -
     return None if qualified.startswith("builtins.") else model.resolve_class(qualified, near)
 
 
+def class_at(ctx: FunctionContext, expr: ast.expr) -> ClassInfo | None:
+    """The project class ``expr`` names inside the compiled function: a class an enclosing
+    function defines first (a test body's helper class), then the module's imports."""
+    function = ctx.function.node
+    return _class_in_scope(ctx.model, expr, ctx.module, (*ctx.module.scope_of(function), function))
+
+
+def _class_in_scope(model: ReachModel, expr: ast.expr, module: ModuleInfo,
+                    scope: tuple[ast.AST, ...]) -> ClassInfo | None:
+    qualified = module.imports.qualify(expr)
+    if qualified is not None and qualified.startswith("builtins."):
+        return None
+    return model.class_named(expr, module, scope)
+
+
 def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
     """Qualified names of what ``self.<attr>`` is built from outside compiled code.
 
@@ -64,12 +79,15 @@ def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
 def held_class(ctx: FunctionContext, attr: str) -> ClassInfo | None:
     """The one project class every assignment of ``self.<attr>`` instantiates, if there is one."""
     values = attribute_assignments(ctx).get(attr, [])
+    # Where the assignments are written: the classes self has, each in its own scope.
+    scopes = [(*c.scope, c.node) for c in ctx.model.self_classes(ctx.function)]
     classes = set()
     for module, value in values:
         if not isinstance(value, ast.Call):
             return None
-        qualified = module.imports.qualify(value.func)
-        found = resolve_project_class(ctx.model, qualified, module) if qualified else None
+        found = next((found for scope in scopes or [()]
+                      if (found := _class_in_scope(ctx.model, value.func, module, scope)) is not None),
+                      None)
         if found is None:
             return None
         classes.add(found)
@@ -141,7 +159,7 @@ def _own_attributes(model: ReachModel, cls: ClassInfo) -> frozenset[str] | None:
         return CELL_ATTRIBUTES
     if not complete_class(model, cls):
         return None
-    names = set(cls.methods) | set(cls.self_assignments) | cls.body_names
+    names = set(cls.methods) | set(cls.self_assignments) | cls.body_names | helper_assignments(model, cls)
     if CELL_BASE in cls.base_names:
         names |= CELL_ATTRIBUTES
     return frozenset(names)
@@ -179,10 +197,53 @@ def complete_class(model: ReachModel, cls: ClassInfo) -> bool:
     return loose <= 0 or not self_escapes(cls, model)
 
 
+def helper_assignments(model: ReachModel, cls: ClassInfo) -> frozenset[str]:
+    """Attributes the module's plain functions that the class's methods hand ``self`` to
+    (``_forward(self, x)``) assign on it: attributes of the instance like its own."""
+    found: set[str] = set()
+    for method in cls.methods.values():
+        self_name = first_parameter(method)
+        for call in cls.module.nodes(method):
+            if isinstance(call, ast.Call):
+                helper = _self_helper(call, self_name, cls)
+                if helper is not None:
+                    found |= helper[1]
+    return frozenset(found)
+
+
+def _self_helper(call: ast.Call, self_name: str | None, cls: ClassInfo
+                 ) -> tuple[ast.FunctionDef, frozenset[str]] | None:
+    """(function, attributes it assigns on self) when ``call`` hands ``self`` to a plain
+    function of the class's module that uses that parameter only as ``param.attr`` (read or
+    assigned); None otherwise."""
+    if self_name is None or not isinstance(call.func, ast.Name):
+        return None
+    function = cls.module.functions.get(call.func.id)
+    if function is None or cls.module.visible_definition(call.func.id, cls.scope) not in (None, function):
+        return None
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    handed = [params[i] for i, arg in enumerate(call.args) if i < len(params)
+              and isinstance(arg, ast.Name) and arg.id == self_name]
+    if len(handed) != 1 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    param = handed[0]
+    parents = cls.module.parents(function)
+    assigned: set[str] = set()
+    for node in cls.module.nodes(function):
+        if isinstance(node, ast.Name) and node.id == param and node is not None:
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                return None  # handed on, aliased, rebound: anything may be set on it
+            if isinstance(parent.ctx, ast.Store):
+                assigned.add(parent.attr)
+    return function, frozenset(assigned)
+
+
 def self_escapes(cls: ClassInfo, model: ReachModel) -> bool:
     """``self`` passed to a function, aliased or stored in a container: that code may set
     attributes on it. Calls that cannot (builtins, super(), Base.__init__(self) of a class already
-    read), ``self.x``, ``return self`` and ``self is other`` are fine."""
+    read, a plain function of the module that only reads or sets ``param.attr``), ``self.x``,
+    ``return self`` and ``self is other`` are fine."""
     for method in cls.methods.values():
         self_name = first_parameter(method)
         if self_name is None:
@@ -198,7 +259,9 @@ def self_escapes(cls: ClassInfo, model: ReachModel) -> bool:
             if isinstance(parent, (ast.keyword, ast.Starred)):
                 call = parents.get(id(parent))  # the call the keyword or *self belongs to
                 call = call if isinstance(call, ast.Call) else None
-            if call is not None and child is not call.func and harmless_receiver_of_self(call, cls, model):
+            if call is not None and child is not call.func and (
+                    harmless_receiver_of_self(call, cls, model)
+                    or _self_helper(call, self_name, cls) is not None):
                 continue
             return True
     return False

@@ -40,6 +40,9 @@ ROOT_METHODS = ("construct", "bprop")
 LEVEL_NAMES = {level.name: level for level in Level}
 
 
+MAX_RETURN_CHAIN = 8  # helpers returning helpers' results, followed up to a root
+
+
 @dataclass(eq=False)
 class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
     """Project-wide questions about Cells and reach, each answer cached for the run."""
@@ -243,6 +246,25 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
             if constants and self._only_called(compiled):  # only then can they decide a branch
                 compiled.passed_constants = constants
         return list(reached.values())
+
+    def returns_to_python(self, node: ast.Return, function: CompiledFunction, depth: int = 0) -> bool:
+        """Whether a return statement's value goes back to Python: one of construct or of a jit
+        function itself, or of a helper every compiled call of which is returned as it is from
+        such a function (``return _forward(self, x)``). A sub-Cell's construct returns into its
+        parent's graph, where a dict stays a dict and a function is fine (seen in 2.10)."""
+        cell = function.target.cell
+        if cell is not None and (self.holders(cell) or cell.name in _sub_cell_classes(function.module)):
+            return False
+        if enclosing_scope(node, self.values(function)) is not function.node:
+            return False
+        if function.is_root:
+            return function.node.name != "bprop"
+        if depth > MAX_RETURN_CHAIN or not function.callers:
+            return False
+        return all(isinstance(parent := self.values(caller).parent(edge.call), ast.Return)
+                   and parent.value is edge.call
+                   and self.returns_to_python(parent, caller, depth + 1)
+                   for caller, edge in function.callers)
 
     def _only_called(self, compiled: CompiledFunction) -> bool:
         """Whether every use of the function is a call the call graph sees: no decorator (but
@@ -556,16 +578,6 @@ def cell_level_override(cls: ClassInfo) -> Level | None:
 
 
 
-def returns_to_python(node: ast.Return, function: CompiledFunction, values: FunctionValues) -> bool:
-    """A return statement of construct or of a jit function itself (not of a helper): its value
-    goes back to Python. A sub-Cell's construct returns into its parent's graph, where a dict stays
-    a dict and a function is fine (seen in 2.10)."""
-    if not function.is_root or function.node.name == "bprop":
-        return False
-    cell = function.target.cell
-    if cell is not None and cell.name in _sub_cell_classes(function.module):
-        return False
-    return enclosing_scope(node, values) is function.node
 
 
 def enclosing_scope(node: ast.AST, values: FunctionValues) -> ast.AST | None:

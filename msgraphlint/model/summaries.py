@@ -119,9 +119,10 @@ class Summaries:
             parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
             method_names=frozenset(name for c in classes for name in c.methods),
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
-            returns=lambda attr: self.return_kinds(compiled, attr))
+            returns=lambda attr: self.return_kinds(compiled, attr),
+            call_returns=lambda call, caller: self.call_returns(owner.module, node, call, caller))
         # False for a compile-time value, True for a variable, per element of a returned tuple
-        return _join_returns(returns, values.is_variable)
+        return _join_returns(returns, values.element_variables)
 
     def call_returns(self, module: ModuleInfo, node: FunctionNode, call: ast.Call,
                      caller: FunctionValues) -> tuple[object, object] | None:
@@ -156,4 +157,4 @@ class Summaries:
         values = FunctionValues(
             node, module, is_method=False, variable_params=set(variables),
             call_returns=lambda call, caller: self.call_returns(module, node, call, caller))
-        return _join_returns(returns, values.is_variable), _join_returns(returns, values.is_host)
+        return _join_returns(returns, values.element_variables), _join_returns(returns, values.is_host)

@@ -297,6 +297,18 @@ class FunctionValues:
                 return self._host_returned(node) is True, []
         return False, []
 
+    def element_variables(self, value: ast.expr) -> object:
+        """Which of a returned value may be a variable: per element of what a method or project
+        function called here gives back (``return _forward(self, x)`` returning ``x, (h, w)``),
+        else ``is_variable``."""
+        if isinstance(value, ast.Call):
+            if isinstance(value.func, ast.Attribute) and self.is_self(value.func.value):
+                if self.returns is not None:
+                    return self.returns(value.func.attr)
+            elif (found := self._call_returned(value)) is not None:
+                return found[0]
+        return self.is_variable(value)
+
     def _returned(self, value: ast.expr | None) -> object:
         if not isinstance(value, ast.Call):
             return True

@@ -61,6 +61,14 @@ class TensorValue:
     constant: bool  # built from constants inside the graph, not an input
     dtype: str | None = None  # "float32", "int64", ... where the construction says
     shape: tuple[int, ...] | None = None
+    # Elements it has at least, where the shape is not known: Tensor([0, n]) holds two or more.
+    at_least: int = 0
+
+    @property
+    def elements(self) -> int | None:
+        """How many elements it holds, or at least holds; None when nothing is known."""
+        count = element_count(self.shape)
+        return count if count is not None else (self.at_least or None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -825,10 +833,11 @@ class Interpreter:
         first = results[0]
         if first.__class__ is not TensorValue:
             return
-        count = element_count(first.shape)
+        count = first.elements
         if count is not None and count > 1:
-            self.fail(node, "tensor-bool", ValueError(
-                f"a tensor of shape {first.shape} has no single truth value"))
+            size = f"of shape {first.shape}" if first.shape is not None else \
+                f"of {count} or more elements"
+            self.fail(node, "tensor-bool", ValueError(f"a tensor {size} has no single truth value"))
             return
         if first.constant:
             return  # its truth is folded while compiling: no join
@@ -982,6 +991,9 @@ class Interpreter:
         if is_known(data) and (found := data_shape(data.value)) is not None:
             shape, kind = found
             kind = {"int": "int64", "float": "float32", "bool": "bool"}[kind]
+        elif data.__class__ is SequenceValue and data.length > 1:
+            # Each item is at least one element (or the construction fails anyway).
+            return TensorValue(constant, dtype or None, None, data.length)
         elif data.__class__ is ArrayValue:
             shape, kind = data.shape, data.dtype
         return TensorValue(constant, dtype if dtype != "" else kind, shape)
