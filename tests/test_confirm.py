@@ -726,3 +726,23 @@ def test_every_bad_samples_findings_are_confirmed_and_good_samples_clean(tmp_pat
         if not ok:
             wrong.append((record["path"], record["line"], record["symbol"], sorted(kinds)))
     assert wrong == []
+
+
+def test_compile_only_asks_whether_it_compiles_and_nothing_more(tmp_path):
+    """tools/variants.py's mode for files whose findings claim no misbehaviour: the first
+    GRAPH_MODE call only, no PyNative run, no gradient; a rejection is still a rejection."""
+    (tmp_path / "net.py").write_text(CELL)
+    (tmp_path / "broken.py").write_text(
+        "from mindspore import nn\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+        "        return x.detach()\n")
+    engine = new_engine()
+    paths = [tmp_path / "net.py", tmp_path / "broken.py"]
+    findings = engine.check_paths(paths).findings
+    options = ConfirmOptions(all_targets=True, counterfactuals=False, jobs=2, progress=False,
+                             cache_dir=tmp_path / "cache", compile_only=True)
+    outcome = confirm_findings(engine, findings, Config(level=Level.LAX), paths, options)
+    results = {t.path.name: t.result for t in outcome.targets}
+    assert results["net.py"]["status"] == "compiled"
+    assert results["net.py"]["evidence"] == [] and results["net.py"]["gradient"] is None
+    assert "only the compile" in results["net.py"]["note"]
+    assert results["broken.py"]["status"] == "rejected"

@@ -87,8 +87,10 @@ def run_target(module, target: dict, workdir: Path) -> dict:
     result = unverified_result(target["level"])
     if target["kind"] == "module":  # only imported, and it was
         return dict(result, status="compiled")
-    # JIT Fallback (PyExecute) exists only above STRICT: no IR to read there.
-    ir_dir = workdir / f"ir_{target['index']}" if target["level"] != "strict" else None
+    # JIT Fallback (PyExecute) exists only above STRICT: no IR to read there; nor when only
+    # whether it compiles is asked (writing the IR is a good part of a small graph's compile).
+    ir_dir = workdir / f"ir_{target['index']}" \
+        if target["level"] != "strict" and not target.get("compile_only") else None
     try:
         judgement = judge(module, target, ir_dir)
     except Unrunnable as error:

@@ -297,8 +297,15 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                 for param, argument in bind_arguments(edge.call, edge.node, edge.binds_self):
                     if param not in callee.variable_params and caller_values.is_variable(argument):
                         callee.variable_params.add(param)
-                        self._values.pop(id(callee), None)
+                        self._forget_variables(callee)
                         changed = True
+
+    def _forget_variables(self, compiled: CompiledFunction) -> None:
+        """What was worked out from a function's variables before they settled (walking the call
+        graph asks for dead branches first): its value model, and the raise messages under
+        tests that looked decided while compiling."""
+        for cache in (self._values, self._dead, self._unevaluated, self.table("folds_and_messages")):
+            cache.pop(id(compiled), None)
 
     # ----- sub-Cells: construct called by a parent Cell, not by the user -------------------
 
@@ -505,8 +512,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         elif variables != kept.variable_params:
             kept.variable_params = variables
         kept.passed_constants = constants if not kept.is_root else {}
-        self._values.pop(id(kept), None)
-        self._unevaluated.pop(id(kept), None)
+        self._forget_variables(kept)
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:
         self.sync()
