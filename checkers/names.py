@@ -24,7 +24,7 @@ import re
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.model.attributes import instance_attributes
-from msgraphlint.values.interpret import Known
+from msgraphlint.values.interpret import Known, is_known
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo, bound_names
 from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
@@ -197,7 +197,8 @@ class NamesFamily(Family):
                     if not taken:  # the values known while compiling take this branch: it stays
                         return True
             elif isinstance(parent, (ast.For, ast.AsyncFor)):
-                if child is not parent.iter and not ctx.is_variable(parent.iter):
+                if (child is not parent.iter and not ctx.is_variable(parent.iter)
+                        and not _known_not_empty(parent.iter, ctx)):
                     return True  # a loop over a constant sequence is unrolled, maybe to nothing
             elif isinstance(parent, ast.comprehension):
                 if child is not parent.iter and not ctx.is_variable(parent.iter):
@@ -316,3 +317,14 @@ def enclosing_functions(module: ModuleInfo, node: ast.AST) -> list[ast.AST]:
     (The project model's definition scopes; classes in between are no closure scope.)"""
     return [d for d in module.scope_of(node) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
+
+def _known_not_empty(iterable: ast.expr, ctx: FunctionContext) -> bool:
+    """A loop over a sequence known while compiling to hold something (``range(1)``): it is
+    unrolled into at least one copy of its body, which is then compiled."""
+    value = ctx.evaluation.value(iterable)
+    if not is_known(value):
+        return False
+    try:
+        return len(value.value) > 0
+    except TypeError:
+        return False

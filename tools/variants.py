@@ -657,7 +657,14 @@ def judge(variants: list[Variant], folder: Path, level_name: str, jobs: int,
         """The variant a file belongs to: its stem, or a package's folder."""
         return Path(path).resolve().relative_to(folder.resolve()).parts[0].removesuffix(".py")
 
-    findings = select(engine.check_files(paths).findings, config)
+    # A package's other modules are checked too (what model.py's roots reach there is reported
+    # in them), but only findings of code model.py compiles count: helpers.py's own copies of
+    # the definitions are never compiled by the variant.
+    every = [path for v in variants for path in
+             (sorted(v.main_path(folder).parent.glob("*.py")) if v.package else [v.main_path(folder)])]
+    mains = {str(p.resolve()) for p in paths}
+    findings = [f for f in select(engine.check_files(every).findings, config)
+                if str(Path(f.target_path or f.path).resolve()) in mains]
     static_by_file: dict[str, list] = defaultdict(list)
     for finding in findings:
         static_by_file[variant_of(finding.path)].append(finding)

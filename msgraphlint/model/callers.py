@@ -637,44 +637,38 @@ class Callers:
         return variables
 
     def driver_argument_lists(self, target: Target) -> dict[str, list[ast.expr]]:
-        """param -> what each Python call of the root passes it, when every call passes one
-        (``*args``/``**kwargs`` collectors left out): the calls may differ (a tensor of one
-        shape here, of another there)."""
-        found = self.driver_calls(target)
-        if found is None:
-            return {}
-        _, _, calls = found
-        passed: dict[str, list[ast.expr]] = {}
-        for call in calls:
-            for param, argument in bind_arguments(call, target.node, target.cell is not None):
-                passed.setdefault(param, []).append(argument)
-        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
-        return {param: given for param, given in passed.items()
-                if param not in collectors and len(given) == len(calls)}
+        """param -> what each Python call of the root passes it, when every call passes one:
+        the calls may differ (a tensor of one shape here, of another there)."""
+        count, passed = self._driver_bindings(target)
+        return {param: given for param, given in passed.items() if len(given) == count}
 
     def driver_arguments(self, target: Target) -> dict[str, ast.expr]:
         """param -> the argument every Python call of the root passes it (the same expression
         in each, to be read in the driver), or the literal default when no call passes one."""
-        found = self.driver_calls(target)
-        if found is None:
+        if self.driver_calls(target) is None:
             return {}
-        _, _, calls = found
-        passed: dict[str, list[ast.expr]] = {}
-        for call in calls:
-            bound = dict(bind_arguments(call, target.node, target.cell is not None))
-            for param, argument in bound.items():
-                passed.setdefault(param, []).append(argument)
-        arguments: dict[str, ast.expr] = {}
-        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
-        for param, expressions in passed.items():
-            if param in collectors:
-                continue  # *args / **kwargs gather several arguments into one tuple or dict
-            if len(expressions) == len(calls) and len({ast.dump(e) for e in expressions}) == 1:
-                arguments[param] = expressions[0]
+        count, passed = self._driver_bindings(target)
+        arguments = {param: given[0] for param, given in passed.items()
+                     if len(given) == count and len({ast.dump(e) for e in given}) == 1}
         for param, default in parameter_defaults(target.node).items():
             if param not in passed and isinstance(default, ast.Constant):
                 arguments[param] = default
         return arguments
+
+    def _driver_bindings(self, target: Target) -> tuple[int, dict[str, list[ast.expr]]]:
+        """(how many Python calls the root has, param -> the arguments those that pass it give),
+        ``*args``/``**kwargs`` collectors left out: they gather several arguments into one."""
+        found = self.driver_calls(target)
+        if found is None:
+            return 0, {}
+        calls = found[2]
+        collectors = {a.arg for a in (target.node.args.vararg, target.node.args.kwarg) if a}
+        passed: dict[str, list[ast.expr]] = {}
+        for call in calls:
+            for param, argument in bind_arguments(call, target.node, target.cell is not None):
+                if param not in collectors:
+                    passed.setdefault(param, []).append(argument)
+        return len(calls), passed
 
     def driver_calls(self, target: Target) -> tuple[ModuleInfo, ast.AST, list[ast.Call]] | None:
         """(module, driver function, calls) when every use of the root is a call in one

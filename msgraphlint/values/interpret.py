@@ -337,7 +337,7 @@ class Interpreter:
                         values[name] = join_tensors(
                             [self.driver_value(expr, context, 0) for expr in given]) or UNKNOWN
         else:
-            values.update(passed_tensors(self.model, self.compiled))
+            values.update(passed_values(self.model, self.compiled))
         return values
 
     def block(self, body: list[ast.stmt], env: dict[str, object]) -> bool:
@@ -383,6 +383,12 @@ class Interpreter:
                     target=target, iter=iterable, body=body, orelse=orelse):
                 over = self.expr(iterable, env)
                 self.string_length(iterable, over)
+                if is_known(over) and _one_item(over.value):
+                    # Unrolled into one copy of the body: followed as straight-line code.
+                    self.bind(target, known(over.value[0]), env)
+                    if not self.block(body, env):
+                        return False
+                    return self.block(orelse, env)
                 self.forget(stmt, env)
                 if not (is_known(over) and isinstance(over.value, (tuple, list, range, str, dict))
                         and not over.value):
@@ -1300,6 +1306,16 @@ def _other_module_bindings(module: ModuleInfo) -> frozenset[str]:
     return module.derived("other module bindings", module.tree, collect)
 
 
+def _one_item(value: object) -> bool:
+    """A sequence of exactly one item (a range too long for len() is not)."""
+    if not isinstance(value, (tuple, list, str, range)):
+        return False
+    try:
+        return len(value) == 1
+    except OverflowError:
+        return False
+
+
 def _immutable(value: object) -> bool:
     if isinstance(value, tuple):
         return all(_immutable(v) for v in value)
@@ -1335,10 +1351,12 @@ def _declared_global(module: ModuleInfo, name: str) -> bool:
     return "global" in text and re.search(rf"\bglobal\b[^\n]*\b{re.escape(name)}\b", text) is not None
 
 
-def passed_tensors(model: ReachModel, compiled: CompiledFunction) -> dict[str, TensorValue]:
-    """The parameters of a helper that every compiled call passes a tensor the caller's own
-    evaluation knows (a driver's input handed on: ``forward(self, x)`` from construct), as one
-    tensor value: dtype and shape where every call agrees."""
+def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, object]:
+    """The parameters of a helper whose value every compiled call agrees on, in the callers'
+    own evaluations (a driver's input handed on: ``forward(self, x)`` from construct): one
+    tensor value (dtype and shape where every call agrees), or the same constant, list or
+    tuple shape, or object. MindSpore compiles the helper for each call; a value the calls
+    disagree on is left unknown."""
     if not compiled.callers:
         return {}
     pending = model.table("evaluations pending")
@@ -1351,9 +1369,21 @@ def passed_tensors(model: ReachModel, compiled: CompiledFunction) -> dict[str, T
             passed.setdefault(param, []).append(known.value(argument))
     found = {}
     for param, given in passed.items():
-        if len(given) == len(compiled.callers) and (joined := join_tensors(given)) is not None:
+        if len(given) == len(compiled.callers) and (joined := join_values(given)) is not None:
             found[param] = joined
     return found
+
+
+def join_values(values: list[object]) -> object | None:
+    """What several calls pass, as one value: a tensor (join_tensors), or what every call
+    passes alike (a copy of a constant: the callee may change a list it is given); None when
+    they differ or any is unknown."""
+    if (joined := join_tensors(values)) is not None:
+        return joined
+    first = values[0] if values else UNKNOWN
+    if first is UNKNOWN or not all(_same(first, v) for v in values[1:]):
+        return None
+    return Known(copy.deepcopy(first.value)) if is_known(first) else first
 
 
 def join_tensors(values: list[object]) -> TensorValue | None:
@@ -1403,7 +1433,7 @@ def may_fold_something(model: ReachModel, compiled: CompiledFunction) -> bool:
     module = compiled.module
     if module.derived("may fold", compiled.node, lambda node: _may_fold(module, node)):
         return True
-    return not compiled.is_root and bool(passed_tensors(model, compiled))
+    return not compiled.is_root and bool(passed_values(model, compiled))
 
 
 def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
@@ -1430,13 +1460,13 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             assigned.setdefault(node.target.id, []).append(node.value)
     positional = [*function.args.posonlyargs, *function.args.args]
     holders = {*CONSTANT_MODULES, *([positional[0].arg] if positional else [])}  # self, sys, math
-    constant_names = _constant_names(assigned, holders)
     # Free names the interpreter may know: the module's constants, and anything an enclosing
     # function binds. Parameters are unknown to it (a root's callers were asked above).
     local = set(bound_names(function.args)) | set(assigned) | {
         n.id for n in nodes if n.__class__ is ast.Name and n.ctx.__class__ is not ast.Load}
     nested = any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in module.scope_of(function))
     free = {name for name in module.assignments if name not in local}
+    constant_names = _constant_names(assigned, holders, free)  # x = LIMIT: known as LIMIT is
 
     def maybe_constant(node: ast.expr) -> bool:
         cls = node.__class__
@@ -1542,10 +1572,11 @@ def _operands(node: ast.AST) -> list[ast.expr]:
     return [node.value]  # Attribute: the receiver
 
 
-def _constant_names(assigned: dict[str, list[ast.expr]], holders: set[str]) -> set[str]:
-    """Names some assignment binds to an expression built only from constants, such names and
-    attributes of self or of sys/math."""
-    names: set[str] = set()
+def _constant_names(assigned: dict[str, list[ast.expr]], holders: set[str],
+                    free: set[str] = frozenset()) -> set[str]:
+    """Names some assignment binds to an expression built only from constants, such names
+    (and the ``free`` names the module binds), and attributes of self or of sys/math."""
+    names: set[str] = set(free)
     changed = True
     while changed:
         changed = False
