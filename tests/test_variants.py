@@ -121,10 +121,12 @@ def test_respellings_reach_cells_defined_in_a_test_body():
 
 @pytest.mark.compiler
 def test_a_slice_of_variants_is_judged_as_the_compiler_judges_it(generated, tmp_path):
-    """Every 16th variant, compiled at LAX by the --confirm referee: msgraphlint's verdict is the
-    compiler's on at least 95% of them, and every one it predicts to fail does fail."""
+    """Every 4th variant of the samples (a few hundred), compiled at LAX by the --confirm
+    referee: msgraphlint's verdict is the compiler's on at least 95% of them, and every one it
+    predicts to fail does fail."""
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    chosen = generated[::16]
+    chosen = generated[::4]
+    assert len(chosen) >= 300
     folder = tmp_path / "files"
     folder.mkdir()
     for variant in chosen:

@@ -125,9 +125,8 @@ class ResultCache:
             self._tree_then = loaded.get("tree")
             self._same_tree = bool(self._tree_now) and self._tree_then == self._tree_now
             count = len(self.reads)
-            if not all(0 <= i < count for reads in [*self.units.values(),
-                                                     *(e["reads"] for e in self.results.values())]
-                       for i in reads):
+            if not all(not reads or (min(reads) >= 0 and max(reads) < count)
+                       for reads in [*self.units.values(), *(e["reads"] for e in self.results.values())]):
                 raise ValueError("a read index out of range")
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
             self.results, self.units, self.reads = {}, {}, []
@@ -230,6 +229,8 @@ class ResultCache:
         unchanged re-run writes nothing (writing the same file again was half of its time)."""
         if self.file is None:
             return
+        if not self._changed and self._same_tree:
+            return  # nothing stored, and the file's stamp is already this tree's
         renumbered: dict[int, int] = {}
 
         def keep(indices: list[int]) -> list[int]:

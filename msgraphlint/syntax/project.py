@@ -664,10 +664,18 @@ class Project:
         self.scan_roots.append(root)
 
     def real_path(self, path: Path) -> Path:
-        """The real location of a path (resolving is a syscall per component: cache it)."""
-        if path not in self._resolved:
-            self._resolved[path] = path.resolve()
-        return self._resolved[path]
+        """The real location of a path. Resolving is a syscall per component: each folder is
+        resolved once (through this cache), and a file is its real folder and its name unless
+        it is a link itself (one lstat)."""
+        found = self._resolved.get(path)
+        if found is None:
+            parent = path.parent
+            if parent == path or path.name in ("", ".", "..") or os.path.islink(path):
+                found = path.resolve()
+            else:
+                found = self.real_path(parent) / path.name
+            self._resolved[path] = found
+        return found
 
     def source(self, path: Path, raw: bytes | None = None) -> SourceFile:
         """Cached by real location; the SourceFile keeps the path as given (a link's own name).
