@@ -80,14 +80,16 @@ def report_join_problem(ctx: FunctionContext, rule: str, node: ast.AST, what: st
 # ----- what a test or a value is -------------------------------------------------------------
 
 
-def foldable_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=None) -> bool:
+def foldable_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=None,
+                           self_folds: bool = True) -> bool:
     """Whether the parser folds this if-test to a constant (probed with MindSpore 2.10): not/and/or
     and comparisons of literals, one-level ``self`` attributes and local names that only ever hold
     literals, with at least one leaf that is not a literal. A ``self`` attribute tested for truth
     folds only when it holds a bool: ``attribute_values(attr)`` gives what it is assigned, and an
     attribute known to hold None, a tuple or a Cell does not fold. When unsure, it folds, so a folded
     if is never reported. Not folded: ``if True:``, ``self.cfg.flag``, ``self.mode in (...)``,
-    ``self.n * 2``, ``len(self.layers)``, module constants, parameters."""
+    ``self.n * 2``, ``len(self.layers)``, module constants, parameters, and (``self_folds``
+    False) any attribute of a ``self`` handed to a function as an argument (probed)."""
     leaves = 0
     pending: list[tuple[ast.expr, bool]] = [(test, True)]  # (node, tested for truth)
     while pending:
@@ -104,6 +106,8 @@ def foldable_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=
             case ast.Constant():
                 continue
             case _ if is_self_attribute(node, fv):
+                if not self_folds:
+                    return False
                 if truth and attribute_values is not None:
                     if not may_hold_bool(attribute_values(node.attr), fv):
                         return False
@@ -277,7 +281,8 @@ class FunctionFlow:
         parser may fold the test (then only one branch exists, and which one is not known)."""
         if body is None or orelse is None:
             return orelse if body is None else body
-        folded = foldable_while_parsing(node.test, self.fv, self.attribute_values)
+        folded = foldable_while_parsing(node.test, self.fv, self.attribute_values,
+                                        not self.ctx.function.self_passed)
         tensor_test = not folded and is_tensor_condition(node.test, self.fv)
         joined = State(
             partial={**orelse.partial, **body.partial},
@@ -512,7 +517,8 @@ class ReturnJoins:
                 case ast.If(test=test, body=body, orelse=orelse):
                     rest = self.paths(statements[index + 1 :], after)
                     true_path, false_path = self.paths(body, rest), self.paths(orelse, rest)
-                    folded = foldable_while_parsing(test, self.fv, self.attribute_values)
+                    folded = foldable_while_parsing(test, self.fv, self.attribute_values,
+                                                    not self.ctx.function.self_passed)
                     if not folded and is_tensor_condition(test, self.fv):
                         self.compare(node, true_path, false_path)
                     return found + unique(true_path + false_path)
