@@ -46,10 +46,6 @@ def _attribute_assignments(
     return found
 
 
-def resolve_project_class(model: ReachModel, qualified: str, near: ModuleInfo) -> ClassInfo | None:
-    return None if qualified.startswith("builtins.") else model.resolve_class(qualified, near)
-
-
 def class_at(ctx: FunctionContext, expr: ast.expr) -> ClassInfo | None:
     """The project class ``expr`` names inside the compiled function: a class an enclosing
     function defines first (a test body's helper class), then the module's imports."""
@@ -230,7 +226,7 @@ def _self_helper(call: ast.Call, self_name: str | None, cls: ClassInfo
     parents = cls.module.parents(function)
     assigned: set[str] = set()
     for node in cls.module.nodes(function):
-        if isinstance(node, ast.Name) and node.id == param and node is not None:
+        if isinstance(node, ast.Name) and node.id == param:
             parent = parents.get(id(node))
             if not (isinstance(parent, ast.Attribute) and parent.value is node):
                 return None  # handed on, aliased, rebound: anything may be set on it

@@ -569,7 +569,6 @@ def _calls_name(module: ModuleInfo, where: ast.AST, name: str) -> bool:
                and node.func.id == name for node in module.nodes(where))
 
 
-
 class Callers:
     """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
 

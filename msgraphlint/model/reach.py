@@ -233,14 +233,12 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                     queue.append(compiled)
         _bind_passed_self(reached, edges)
         self._propagate_variables(reached, edges)
-        incoming: dict[int, list[CallEdge]] = {}
         for caller, edge in edges:
-            incoming.setdefault(id(edge.node), []).append(edge)
             reached[id(edge.node)].callers.append((caller, edge))
-        for key, compiled in reached.items():
+        for compiled in reached.values():
             if compiled.is_root:
                 continue
-            constants = passed_constants(compiled.node, incoming.get(key, []))
+            constants = passed_constants(compiled.node, [edge for _, edge in compiled.callers])
             tested = _names_in_if_tests(compiled.module, compiled.node)
             constants = {param: values for param, values in constants.items() if param in tested}
             if constants and self._only_called(compiled):  # only then can they decide a branch
