@@ -272,8 +272,23 @@ def _any_ops_counterpart(finding: Finding, source: SourceText) -> Fix | None:
     return _host_call_as_ops(finding, source, None)
 
 
+def _attribute_write_as_local(finding: Finding, source: SourceText) -> Fix | None:
+    """``self.last = value`` written to a local name instead: the graph keeps computing the
+    value, and no attribute STRICT refuses to assign is written (reads of it see __init__'s)."""
+    target = _node(finding, source, ast.Attribute)
+    if target is None:
+        return None
+    written = any(isinstance(node, ast.Assign) and node.targets == [target]
+                  for node in source.module.nodes(source.module.tree))
+    if not written:
+        return None  # `self.n += 1`, a tuple target: no local name stands in for it
+    edit = source.edit(source.start(target), source.end(target), f"_unkept_{target.attr}")
+    return _make(finding, f"write self.{target.attr} to a local name", [edit], safe=False)
+
+
 COUNTERFACTUALS: dict[str, Fixer] = {"host-call-on-tensor": _any_ops_counterpart,
-                                     "numpy-reduction-on-tensor": _any_ops_counterpart}
+                                     "numpy-reduction-on-tensor": _any_ops_counterpart,
+                                     "non-parameter-attribute-assign": _attribute_write_as_local}
 
 
 def counterfactual_for(finding: Finding, source: SourceText) -> Fix | None:
