@@ -560,6 +560,20 @@ PORTED = {
         def main():
             train([ms.Tensor(np.ones((5, 7), np.float32))])
     '''),
+    "guards.py": textwrap.dedent('''
+        import numpy as np
+        import mindspore as ms
+        from mindspore import nn
+
+
+        def check():
+            class Guarded(nn.Cell):
+                def construct(self, x):
+                    if x.sum() > 10:
+                        raise ValueError(f"too big: {x.shape}")
+                    return x * 2
+            return Guarded()(ms.Tensor(np.ones(20, np.float32)))
+    '''),
 }
 
 
@@ -596,6 +610,16 @@ def test_targets_defined_inside_functions_are_reached_by_running_them(ported_run
     (detach,) = by_line(outcome, root / "nested.py").values()
     assert detach.rule.symbol == "detach-call" and detach.confirmation == "confirmed"
     assert "detach" in detach.evidence[0][1]
+
+
+def test_the_codes_own_raise_is_no_compile_error(ported_run):
+    # check() gives Guarded twenty ones: the branch that raises is taken, as the code says. The
+    # graph compiled; the raise is no graph-compile-error.
+    root, outcome = ported_run
+    (guarded,) = [t for t in outcome.targets if t.path.name == "guards.py"]
+    assert guarded.result["status"] == "compiled"
+    assert "raised the code's own ValueError: too big" in guarded.result["note"]
+    assert by_line(outcome, root / "guards.py") == {}
 
 
 def test_an_error_naming_no_line_confirms_the_finding_whose_rewrite_gets_past_it(ported_run):
