@@ -65,11 +65,20 @@ class SourceText:
         """The node of type ``kind`` a finding spans (its columns are 1-based characters)."""
         start = self.starts[line - 1] + column - 1
         end = self.starts[end_line - 1] + end_column - 1
-        for node in self.module.nodes(self.module.tree):
-            if isinstance(node, kind) and getattr(node, "lineno", None) == line:
-                if self.start(node) == start and self.end(node) == end:
-                    return node
+        for node in self._nodes_on(line):
+            if isinstance(node, kind) and self.start(node) == start and self.end(node) == end:
+                return node
         return None
+
+    def _nodes_on(self, line: int) -> list[ast.AST]:
+        """The module's nodes that start on ``line`` (indexed once per text)."""
+        index = self.__dict__.get("_by_line")
+        if index is None:
+            index = self.__dict__["_by_line"] = {}
+            for node in self.module.nodes(self.module.tree):
+                if (number := getattr(node, "lineno", None)) is not None:
+                    index.setdefault(number, []).append(node)
+        return index.get(line, [])
 
     def dot_before(self, attribute: ast.Attribute) -> int:
         """Offset of the `.` of ``receiver.attr`` (there may be spaces, or a line break inside
