@@ -119,6 +119,20 @@ def test_respellings_reach_cells_defined_in_a_test_body():
     assert "net = net_fn\n" in jit and "class Net" not in jit
 
 
+def test_package_attribute_spells_every_use_through_the_package():
+    text = transformed("package-attribute", CELL)
+    assert "import mindspore as _msv" in text and "from mindspore import" not in text
+    assert "class Net(_msv.nn.Cell):" in text and "_msv.ops.abs(x)" in text
+
+
+def test_branch_wrap_and_parent_cell():
+    text = transformed("branch-wrap", CELL)
+    assert "_ENABLED = True" in text and "def construct(self, x):\n        if _ENABLED:" in text
+    text = transformed("parent-cell", CELL)
+    assert "class NetParent(nn.Cell):" in text and "self.inner = Net()" in text
+    assert "return self.inner(x)" in text
+
+
 @pytest.mark.compiler
 def test_a_slice_of_variants_is_judged_as_the_compiler_judges_it(generated, tmp_path):
     """Every 4th variant of the samples (a few hundred), compiled at LAX by the --confirm

@@ -468,6 +468,112 @@ def _other_module(tree: ast.Module, rng: random.Random) -> dict[str, ast.Module]
     return {"__init__.py": ast.Module([], []), "helpers.py": helpers, "model.py": tree}
 
 
+@transformation("package-attribute")
+def _package_attribute(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """``from mindspore import ops`` (or nn, or a name of them) dropped, every use spelled
+    through the package: ``ops.abs(x)`` as ``_msv.ops.abs(x)`` with ``import mindspore as _msv``."""
+    if _uses(tree, "_msv"):
+        return None
+    rebound: dict[str, ast.expr] = {}
+    for statement in list(tree.body):
+        if not (isinstance(statement, ast.ImportFrom) and statement.level == 0
+                and statement.module in ("mindspore", "mindspore.nn", "mindspore.ops")):
+            continue
+        kept = []
+        for alias in statement.names:
+            if alias.name == "*":
+                return None
+            path = [*statement.module.split(".")[1:], alias.name]
+            value: ast.expr = ast.Name("_msv", ast.Load())
+            for part in path:
+                value = ast.Attribute(value, part, ast.Load())
+            if alias.name[:1].islower() or statement.module != "mindspore":
+                rebound[alias.asname or alias.name] = value
+            else:
+                kept.append(alias)  # Tensor, Parameter: kept as the module imports them
+        if len(kept) == len(statement.names):
+            continue
+        if kept:
+            statement.names = kept
+        else:
+            tree.body.remove(statement)
+    if not rebound:
+        return None
+    parents = _parents(tree)
+    for node in list(ast.walk(tree)):
+        if isinstance(node, ast.Name) and node.id in rebound and isinstance(node.ctx, ast.Load):
+            _replace_child(parents[id(node)], node, copy.deepcopy(rebound[node.id]))
+    tree.body.insert(_after_docstring(tree), ast.Import([ast.alias("mindspore", "_msv")]))
+    return tree
+
+
+def _replace_child(parent: ast.AST, old: ast.AST, new: ast.AST) -> None:
+    for field_name, value in ast.iter_fields(parent):
+        if value is old:
+            setattr(parent, field_name, new)
+        elif isinstance(value, list):
+            value[:] = [new if item is old else item for item in value]
+
+
+@transformation("branch-wrap")
+def _branch_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """Each construct's and jit function's body under ``if _ENABLED:``, a module constant that is
+    True: a branch the compiler decides while compiling (type inference, not the parser)."""
+    if _uses(tree, "_ENABLED"):
+        return None
+    changed = False
+    functions = [f for f, _ in _jit_functions(tree)] + [_method(c, "construct") for c, _ in _cells(tree)]
+    for function in functions:
+        if any(isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom))
+               for n in ast.walk(ast.Module(function.body, []))):
+            continue
+        function.body = [ast.If(test=ast.Name("_ENABLED", ast.Load()), body=function.body,
+                                orelse=[])]
+        changed = True
+    if changed:
+        tree.body.insert(_after_docstring(tree) + _imports(tree),
+                         ast.Assign(targets=[ast.Name("_ENABLED", ast.Store())],
+                                    value=ast.Constant(True)))
+    return tree if changed else None
+
+
+@transformation("parent-cell")
+def _parent_cell(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """Each module-level Cell built without arguments and held by a parent Cell that passes it
+    its own inputs (``self.inner = Net()``, ``return self.inner(x)``): the sub-Cell's input
+    arrives from its parent."""
+    changed = False
+    for cls, body in _cells(tree):
+        if body is not tree.body:
+            continue
+        construct, init = _method(cls, "construct"), _method(cls, "__init__")
+        if not _simple_signature(construct) or construct.args.defaults or (
+                init is not None and len(init.args.args) > 1 + len(init.args.defaults)):
+            continue
+        params = [a.arg for a in construct.args.args[1:]]
+        self_name = ast.Name("self", ast.Load())
+        parent = ast.ClassDef(
+            name=f"{cls.name}Parent", bases=copy.deepcopy(cls.bases), keywords=[], decorator_list=[],
+            type_params=[], body=[
+                ast.FunctionDef(name="__init__", args=ast.arguments(
+                    posonlyargs=[], args=[ast.arg("self")], kwonlyargs=[], kw_defaults=[],
+                    defaults=[]), body=[
+                        ast.Expr(ast.Call(ast.Attribute(ast.Call(ast.Name("super", ast.Load()), [], []),
+                                                        "__init__", ast.Load()), [], [])),
+                        ast.Assign(targets=[ast.Attribute(self_name, "inner", ast.Store())],
+                                   value=ast.Call(ast.Name(cls.name, ast.Load()), [], []))],
+                    decorator_list=[], returns=None, type_params=[]),
+                ast.FunctionDef(name="construct", args=ast.arguments(
+                    posonlyargs=[], args=[ast.arg("self"), *(ast.arg(p) for p in params)],
+                    kwonlyargs=[], kw_defaults=[], defaults=[]), body=[
+                        ast.Return(ast.Call(ast.Attribute(self_name, "inner", ast.Load()),
+                                            [ast.Name(p, ast.Load()) for p in params], []))],
+                    decorator_list=[], returns=None, type_params=[])])
+        body.insert(body.index(cls) + 1, parent)
+        changed = True
+    return tree if changed else None
+
+
 def planned_calls(path: Path) -> dict[str, tuple[tuple[str, ...], dict]]:
     """What --confirm would run in a file, and how: name -> (input specs, constructor keyword
     arguments), for the module-level Cells and jit functions it can run on their own."""
