@@ -3,7 +3,9 @@
 MindSpore evaluates Python operations on compile-time constants while it compiles: ``1 + "a"``,
 ``int("abcd")``, ``[1, 2].pop(4)``, ``range(0.5)``, ``(2, 3).shape``. Where Python rejects such an
 operation, the compiler rejects the graph with the same error, at every syntax level, before
-anything runs; an int ``**`` past int64 is folded wrapped around, without a word. The values come from the engine's interpreter (msgraphlint.values.interpret): a failure is
+anything runs; an int ``**`` past int64 is folded wrapped around, without a word. Type inference
+checks the sequences ``mutable()`` makes dynamic-length the same way: one element type, and no
+builtin that needs their length. The values come from the engine's interpreter (msgraphlint.values.interpret): a failure is
 reported only where every operand is known. What the compiler does at each level is in
 msgraphlint/knowledge/rules/constants.toml.
 """
@@ -47,6 +49,13 @@ JOIN_INSTEAD = "ops.logical_and / ops.logical_or on tensors of one dtype, or an 
 BOOL_INSTEAD = "(x != 0).any() or .all() to say which truth is meant"
 TENSOR_ATTRIBUTE_INSTEAD = "a Tensor method or attribute (msgraphlint explain tensor-attribute-error)"
 HOST_COPY_INSTEAD = "the numpy value itself, built outside construct, or the tensor"
+DYNAMIC_SEQUENCE_INSTEAD = "elements of one type (int(v), float(v)), or a constant-length sequence (mutable(seq) without True)"
+DYNAMIC_LENGTH_INSTEAD = {
+    "builtin": "a for loop over the sequence (or over range(len(seq)))",
+    "extend": "append in a loop, or + with a sequence of the same element type",
+    "keyword": "mutable(x, True): dynamic_len positional",
+    "empty": "a sequence that is not empty, or a check of len() first",
+}
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -82,6 +91,12 @@ class ConstantsFamily(Family):
             elif failure.kind == "arity":
                 ctx.report("builtin-arity-error", failure.node, shown(failure.node), failure.detail,
                            ARITY_INSTEAD)
+            elif failure.kind == "dynamic-sequence":
+                ctx.report("mixed-types-in-dynamic-sequence", failure.node, shown(failure.node),
+                           f"fails ({problem})", DYNAMIC_SEQUENCE_INSTEAD)
+            elif failure.kind == "dynamic-length":
+                ctx.report("dynamic-length-unsupported", failure.node, shown(failure.node),
+                           f"fails ({problem})", DYNAMIC_LENGTH_INSTEAD[failure.subject])
             elif failure.kind == "attribute":
                 if failure.subject in CONTAINER_TYPES and (
                         failure.attribute in GRAPH_CONTAINER_METHODS or failure.attribute.startswith("__")):

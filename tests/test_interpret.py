@@ -226,3 +226,59 @@ def test_an_integer_power_past_int64_wraps_and_says_so(tmp_path):
     got = flagged(tmp_path, "big = 2 ** 64\nreturn x * (big // 2 ** 62), x * (-3) ** 41")
     assert got == [("constant-power-overflow", "big = 2 ** 64"),
                    ("constant-power-overflow", "return x * (big // 2 ** 62), x * (-3) ** 41")]
+
+
+DYNAMIC_RULES = {"mixed-types-in-dynamic-sequence", "dynamic-length-unsupported"}
+
+
+def dynamic_flagged(tmp_path, body: str, driver: str = "") -> list[tuple[str, str]]:
+    source = ("from mindspore import Tensor, jit, mutable\n\n\n@jit\ndef step(x, m=None, i=None):\n"
+              + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n")
+    source += "\n\ndef main():\n    " + (driver or "step(Tensor([1.0]))") + "\n"
+    lines = source.splitlines()
+    return [(f.rule.symbol, lines[f.line - 1].strip()) for f in check_source(tmp_path, source)
+            if f.rule.symbol in DYNAMIC_RULES]
+
+
+@pytest.mark.parametrize(
+    "body, symbol, line",
+    [
+        # Each shape probed with MindSpore 2.10: rejected at STRICT, COMPATIBLE and LAX.
+        ("a = mutable([1, 2], True)\nreturn x, a + [1.0]", "mixed", "return x, a + [1.0]"),
+        ("a = mutable([1, 2], True)\nreturn x, [True] + a", "mixed", "return x, [True] + a"),
+        ("a = mutable([(1, 2)], True)\nb = mutable([(1, 2, 3)], True)\nreturn x, a + b", "mixed",
+         "return x, a + b"),
+        ("base = [1, 2]\na = mutable(base, True)\na += [0.5]\nreturn x, a", "mixed", "a += [0.5]"),
+        ("a = mutable([1, 2], True)\na.insert(0, 2.0)\nreturn x, a", "mixed", "a.insert(0, 2.0)"),
+        ("a = mutable([1, 2], True)\na[0:1] = [3, 4.0]\nreturn x, a", "mixed", "a[0:1] = [3, 4.0]"),
+        ("a = [1, 2, 3.0]\na[0:2] = mutable([1, 2], True)\nreturn x, a", "mixed",
+         "a[0:2] = mutable([1, 2], True)"),
+        ("a = [1.0, 2.0]\nstart = mutable(0)\na[start:1] = [3]\nreturn x, a", "mixed",
+         "a[start:1] = [3]"),
+        ("a = mutable([1, 2], True)\nreturn x, tuple(map(abs, a))", "length",
+         "return x, tuple(map(abs, a))"),
+        ("return x, m[i]", "length", "return x, m[i]"),
+    ],
+)
+def test_what_enters_a_dynamic_length_sequence_has_its_one_type(tmp_path, body, symbol, line):
+    driver = "step(Tensor([1.0]), mutable([], True), mutable(0))" if "m[i]" in body else ""
+    expected = {"mixed": "mixed-types-in-dynamic-sequence", "length": "dynamic-length-unsupported"}
+    assert dynamic_flagged(tmp_path, body, driver) == [(expected[symbol], line)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a = mutable([1, 2], True)\nreturn x, a + [3], a * 2, len(a), sum(a)",  # one type: compiles
+        "a = mutable([], True)\nreturn x, a + [1.0]",  # an empty one takes any type
+        "a = mutable([1, 2], True)\ns = 0\nfor v in a:\n    s = s + v\nreturn x, s",
+        "a = mutable([1, 2])\nreturn x, a + [1.0], tuple(zip(a, a))",  # constant length
+        "a = [1, 2.0]\nreturn x, a[mutable(0)]",  # reading at a variable index compiles
+        "a = mutable([x, x], True)\nreturn x, a + [Tensor([1.0])]",  # x's shape: not known
+        "a = [1, 2.0]\na[0] = 3\nreturn x, a",  # a constant index: the list is not dynamic
+        "a = (1, 2)\nreturn x, tuple(zip(a, a))",
+    ],
+)
+def test_dynamic_length_sequences_say_nothing_where_the_compiler_accepts_or_types_are_unknown(
+        tmp_path, body):
+    assert dynamic_flagged(tmp_path, body) == []

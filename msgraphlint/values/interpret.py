@@ -9,6 +9,8 @@ with three kinds of value:
   lists, dicts, slices and ranges of them);
 - ``TensorValue``: a tensor (built with ``Tensor(...)`` in the graph, or passed in by a caller),
   with the dtype and shape its construction shows; ``ArrayValue`` likewise for numpy arrays;
+- ``VariableSequence`` and ``VariableScalar``: what ``mutable()`` makes, values the graph
+  decides at run time (a dynamic-length sequence keeps one element type);
 - ``UNKNOWN``: anything else. Precision first: an operation is judged only when every operand
   is known, and a name any branch or loop may change is unknown after it.
 
@@ -30,7 +32,8 @@ import operator
 import re
 from dataclasses import dataclass, field
 
-from ..knowledge.mindspore import DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME
+from ..knowledge.mindspore import (DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME,
+                                   VARIABLE_MAKERS)
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, only_read, single_assignment
@@ -95,6 +98,25 @@ class SequenceValue:
 
     kind: type  # list or tuple
     length: int
+    # Each element's value, where the display that built it is at hand (for element types).
+    elements: tuple[object, ...] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class VariableSequence:
+    """A list or tuple made dynamic-length by ``mutable(seq, True)``: the graph leaves its length
+    to run time, so all its elements have one abstract type (``element_type``)."""
+
+    kind: type  # list or tuple
+    element: tuple | None  # the element type; None when it has no element or it is not known
+    empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VariableScalar:
+    """A scalar made a graph variable by ``mutable(3)``: its value is decided at run time."""
+
+    kind: type  # int, float or bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +228,52 @@ NUMPY_BUILDERS = NUMPY_FILLED | NUMPY_FROM_DATA | {NUMPY_RANGE}
 
 def is_known(value: object) -> bool:
     return value.__class__ is Known
+
+
+def element_type(value: object) -> tuple | None:
+    """The abstract type the graph gives a value held in a sequence, its value aside: ``("int",)``,
+    a tensor's dtype and shape, a tuple's length and element types (probed with 2.10: int, bool
+    and float differ, and so do tensors of another dtype or shape). None where not known."""
+    cls = value.__class__
+    if cls is Known:
+        data = value.value
+        if type(data) in (bool, int, float, str):
+            return (type(data).__name__,)
+        if type(data) in (tuple, list) and len(data) <= MAX_LENGTH:
+            inner = tuple(element_type(Known(item)) for item in data)
+            return None if None in inner else (type(data).__name__, inner)
+        return None
+    if cls is VariableScalar:
+        return (value.kind.__name__,)
+    if cls is TensorValue:
+        return ("Tensor", value.dtype, value.shape) if value.dtype and value.shape is not None else None
+    if cls is SequenceValue and value.elements is not None:
+        inner = tuple(element_type(item) for item in value.elements)
+        return None if None in inner else (value.kind.__name__, inner)
+    return None
+
+
+def element_types(value: object) -> list[tuple | None] | None:
+    """The element type of every element of a sequence value (empty for an empty one); None
+    when it is no sequence whose elements are known."""
+    cls = value.__class__
+    if cls is Known and type(value.value) in (tuple, list):
+        return [element_type(Known(item)) for item in value.value]
+    if cls is SequenceValue and value.elements is not None:
+        return [element_type(item) for item in value.elements]
+    if cls is VariableSequence:
+        return [] if value.empty else [value.element]
+    return None
+
+
+def describe_type(element: tuple) -> str:
+    """``int``, ``Tensor[float32, (2,)]``, ``tuple[int, int]``: an element type as a message
+    names it."""
+    if element[0] == "Tensor":
+        return f"Tensor[{element[1]}, {element[2]}]"
+    if len(element) == 2:
+        return f"{element[0]}[{', '.join(describe_type(e) for e in element[1])}]"
+    return element[0]
 
 
 def small(value: object, depth: int = 0, budget: list[int] | None = None) -> bool:
@@ -352,6 +420,8 @@ class Interpreter:
             case ast.Assign(targets=targets, value=value):
                 result = self.expr(value, env)
                 for target in targets:
+                    if target.__class__ is ast.Subscript:
+                        self.item_assignment(stmt, target, result, env)
                     self.bind(target, result, env)
             case ast.AnnAssign(target=target, value=value) if value is not None:
                 self.bind(target, self.expr(value, env), env)
@@ -512,7 +582,8 @@ class Interpreter:
         if any(e.__class__ is ast.Starred for e in node.elts):
             return UNKNOWN
         # Its kind and length are known whatever its elements are: `(self.n, 1).shape` fails.
-        return SequenceValue(tuple if node.__class__ is ast.Tuple else list, len(node.elts))
+        return SequenceValue(tuple if node.__class__ is ast.Tuple else list, len(node.elts),
+                             tuple(values))
 
     def _dict(self, node: ast.Dict, env, depth) -> object:
         pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
@@ -765,6 +836,8 @@ class Interpreter:
                 and module.imports.qualify(expr.func) in NUMPY_BUILDERS):
             args = [self.driver_value(a, driver, depth + 1) for a in expr.args]
             return self.array(expr, module.imports.qualify(expr.func), args)
+        if expr.__class__ is ast.Call and module.imports.qualify(expr.func) in VARIABLE_MAKERS:
+            return self.driver_variable(expr, driver, depth)
         if expr.__class__ is ast.Call:
             return self.instance_of(expr, module, function)
         found = self.constant(expr, depth)
@@ -794,6 +867,8 @@ class Interpreter:
         return UNKNOWN
 
     def binary(self, node: ast.AST, op: type, left: object, right: object) -> object:
+        if op is ast.Add and VariableSequence in (left.__class__, right.__class__):
+            return self.sequence_add(node, left, right)
         if not (is_known(left) and is_known(right)) or _too_big(op, left.value, right.value):
             return UNKNOWN
         if op is ast.Mod and isinstance(left.value, str) and "*" in left.value:
@@ -859,6 +934,14 @@ class Interpreter:
                 return
 
     def subscript(self, node: ast.Subscript, value: object, index: object) -> object:
+        if index.__class__ is VariableScalar and (
+                (value.__class__ is VariableSequence and value.empty)
+                or (value.__class__ is SequenceValue and not value.length)
+                or (is_known(value) and type(value.value) in (tuple, list) and not value.value)):
+            self.fail(node, "dynamic-length", ValueError(
+                "an index decided at run time cannot get an item of an empty sequence"),
+                subject="empty")
+            return UNKNOWN
         if value.__class__ is TensorValue and is_known(index) and isinstance(index.value, slice):
             bounds = (index.value.start, index.value.stop, index.value.step)
             if any(b is not None and type(b) not in (int, bool) for b in bounds):
@@ -889,6 +972,8 @@ class Interpreter:
 
     def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         func = node.func
+        if self.makes_variable(func):
+            return self.variable(node, env, depth)
         qualified = self.module.imports.qualify(func) if isinstance(func, ast.Attribute) else None
         if qualified == TENSOR_NAME or qualified in NUMPY_BUILDERS:
             args = [self.expr(a, env, depth + 1) for a in node.args]
@@ -931,6 +1016,9 @@ class Interpreter:
             return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
         if callee == Builtin("map") and len(args) >= 2 and not node.keywords:
             self.map_arguments(node, args[1:])
+        if isinstance(callee, Builtin) and callee.name in DYNAMIC_LENGTH_REFUSED:
+            self.dynamic_length_input(node, callee.name, args[1:] if callee.name == "map" else args[:1]
+                                      if callee.name == "enumerate" else args)
         if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
             spec = node.args[1]
             specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
@@ -953,6 +1041,144 @@ class Interpreter:
                         for a in args):
             return UNKNOWN
         return self.apply(node, function, *args)
+
+    # ----- mutable(): dynamic-length sequences and variable scalars ------------------------
+    # What the graph checks while compiling, probed with MindSpore 2.10 (the same at STRICT and
+    # LAX; compiler-suite 0371-0392): a dynamic-length sequence's elements share one type, and
+    # so must everything that enters it (+, item and slice assignment, append, insert); a
+    # constant-length list given an item at a variable index must already hold one type.
+
+    def makes_variable(self, func: ast.expr) -> bool:
+        """``mutable`` however it is imported (checked by name first: calls are many)."""
+        imports = self.module.imports
+        if func.__class__ is ast.Attribute:
+            spelled = func.attr == "mutable"
+        else:
+            spelled = func.__class__ is ast.Name and imports.names.get(func.id) in VARIABLE_MAKERS
+        return spelled and imports.qualify(func) in VARIABLE_MAKERS
+
+    def variable(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        """``mutable(data)``, ``mutable(data, True)``."""
+        args = [self.expr(a, env, depth + 1) for a in node.args]
+        for keyword in node.keywords:
+            self.expr(keyword.value, env, depth + 1)
+        if any(k.arg == "dynamic_len" for k in node.keywords):
+            self.fail(node, "dynamic-length", TypeError(
+                "mutable() in compiled code takes dynamic_len positionally only: the keyword "
+                "reaches it as a keyword argument, not a bool"), subject="keyword")
+            return UNKNOWN
+        if not args or len(args) > 2 or node.keywords or any(a.__class__ is ast.Starred for a in node.args):
+            return UNKNOWN
+        dynamic = len(args) == 2 and is_known(args[1]) and args[1].value is True
+        return self.made_variable(node, args[0], dynamic)
+
+    def driver_variable(self, expr: ast.Call, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
+        """``mutable(...)`` in the Python code that calls the graph (a keyword is fine there)."""
+        if not expr.args or len(expr.args) > 2 or any(a.__class__ is ast.Starred for a in expr.args):
+            return UNKNOWN
+        flags = [*expr.args[1:], *(k.value for k in expr.keywords if k.arg == "dynamic_len")]
+        if len(flags) + 1 != len(expr.args) + len(expr.keywords):
+            return UNKNOWN
+        dynamic = [self.driver_value(flag, driver, depth + 1) for flag in flags]
+        if not all(is_known(flag) for flag in dynamic):
+            return UNKNOWN
+        data = self.driver_value(expr.args[0], driver, depth + 1)
+        return self.made_variable(None, data, bool(dynamic) and dynamic[0].value is True)
+
+    def made_variable(self, node: ast.Call | None, data: object, dynamic: bool) -> object:
+        """What ``mutable(data[, dynamic])`` makes; a display of mixed types fails in the graph
+        (node given), and is not judged in the Python code that calls it."""
+        if not dynamic:
+            if is_known(data) and type(data.value) in (int, float, bool):
+                return VariableScalar(type(data.value))
+            if is_known(data) and type(data.value) in (tuple, list):  # its length stays known
+                return SequenceValue(type(data.value), len(data.value))
+            return UNKNOWN
+        types = element_types(data)
+        if types is None or data.__class__ is VariableSequence:
+            return UNKNOWN
+        kind = type(data.value) if is_known(data) else data.kind
+        if not types:
+            return VariableSequence(kind, None, empty=True)
+        if None in types:
+            return VariableSequence(kind, None)
+        if len(set(types)) > 1:
+            if node is not None:
+                self.fail(node, "dynamic-sequence", ValueError(
+                    f"a dynamic-length {kind.__name__} holds elements of one type, not "
+                    f"{_listed(types)}"))
+            return UNKNOWN
+        return VariableSequence(kind, types[0])
+
+    def sequence_add(self, node: ast.AST, left: object, right: object) -> object:
+        """``a + b`` where one side is a dynamic-length sequence: the result is one too."""
+        sides = [element_types(left), element_types(right)]
+        kinds = {v.kind if v.__class__ is not Known else type(v.value) for v in (left, right)
+                 if v.__class__ in (VariableSequence, SequenceValue) or is_known(v)}
+        if None in sides or len(kinds) != 1:
+            return UNKNOWN
+        types = [t for side in sides for t in side]
+        if None in types:
+            return VariableSequence(kinds.pop(), None)
+        if len(set(types)) > 1:
+            dynamic = left if left.__class__ is VariableSequence else right
+            self.fail(node, "dynamic-sequence", TypeError(
+                f"a dynamic-length {dynamic.kind.__name__} of {describe_type(dynamic.element)} cannot "
+                f"be joined with elements of {_listed([t for t in types if t != dynamic.element])}"))
+            return UNKNOWN
+        return VariableSequence(kinds.pop(), types[0] if types else None, empty=not types)
+
+    def item_assignment(self, stmt: ast.Assign, target: ast.Subscript, value: object,
+                        env: dict[str, object]) -> None:
+        """``a[i] = v`` and ``a[i:j] = vs`` on a dynamic-length list, or at a variable index."""
+        base = self.expr(target.value, env)
+        index = target.slice
+        if index.__class__ is ast.Slice:
+            entering = element_types(value)
+            if base.__class__ is VariableSequence:
+                types = [base.element, *(entering or [])]
+            elif value.__class__ is VariableSequence or any(
+                    self.expr(p, env).__class__ is VariableScalar
+                    for p in (index.lower, index.upper, index.step) if p is not None):
+                types = [*(element_types(base) or [None]), *(entering or [])]
+            else:
+                return
+            if entering is None:
+                return
+            what = "the slice assigned"
+        else:
+            position = self.expr(index, env)
+            if base.__class__ is VariableSequence:
+                types = [base.element, element_type(value)]
+            elif position.__class__ is VariableScalar and is_known(base) and type(base.value) is list:
+                types = [*element_types(base), element_type(value)]
+            else:
+                return
+            what = "the item assigned"
+        if None in types or len(set(types)) < 2:
+            return
+        where = ("a dynamic-length list" if base.__class__ is VariableSequence
+                 else "a list whose position is decided at run time")
+        self.fail(stmt, "dynamic-sequence", TypeError(
+            f"{what} must have the one element type of {where}; here {_listed(types)}"))
+
+    def variable_sequence_method(self, node: ast.Call, receiver: VariableSequence, attr: str,
+                                 args: list[object]) -> None:
+        if attr == "extend" and receiver.kind is list:
+            self.fail(node, "dynamic-length", RuntimeError(
+                "list.extend does not support a dynamic-length list"), subject="extend")
+        elif attr in ("append", "insert") and receiver.kind is list and args and not node.keywords:
+            entering = element_type(args[-1])
+            if receiver.element is not None and entering is not None and entering != receiver.element:
+                self.fail(node, "dynamic-sequence", TypeError(
+                    f"list.{attr} must add an element of the dynamic-length list's one type, "
+                    f"{describe_type(receiver.element)}, not {describe_type(entering)}"))
+
+    def dynamic_length_input(self, node: ast.Call, name: str, inputs: list[object]) -> None:
+        """map, zip and enumerate refuse a dynamic-length input."""
+        if any(v.__class__ is VariableSequence for v in inputs):
+            self.fail(node, "dynamic-length", RuntimeError(
+                f"{name}() does not take a dynamic-length input in graph mode"), subject="builtin")
 
     def value_of(self, node: ast.expr) -> object:
         """The value already evaluated for a node (keywords are evaluated with their call)."""
@@ -1115,6 +1341,9 @@ class Interpreter:
                 "str.format cannot take a Cell: it is no parameter of a Python primitive"),
                 subject="format")
             return UNKNOWN
+        if receiver.__class__ is VariableSequence:
+            self.variable_sequence_method(node, receiver, func.attr, args)
+            return UNKNOWN
         if not is_known(receiver) or not isinstance(receiver.value, CONSTANT_TYPES):
             return UNKNOWN
         value, attr = receiver.value, func.attr
@@ -1142,6 +1371,9 @@ class Interpreter:
             if not isinstance(result, (type({}.values()), type({}.items()))) else UNKNOWN
 
 
+# Builtins that refuse a dynamic-length input (probed with 2.10: "For 'map', the dynamic length
+# input is unsupported in graph mode"; enumerate is a zip); len, sum and a for loop take one.
+DYNAMIC_LENGTH_REFUSED = frozenset({"map", "zip", "enumerate"})
 TENSOR_CLASS_VALUE = Builtin("mindspore.Tensor")
 EXPRESSION_HANDLERS = {
     # names and constants are handled in Interpreter.expr itself
@@ -1153,6 +1385,11 @@ EXPRESSION_HANDLERS = {
     ast.NamedExpr: Interpreter._namedexpr, ast.Starred: Interpreter._inner_values,
     ast.JoinedStr: Interpreter._inner_values, ast.FormattedValue: Interpreter._inner_values,
 }
+
+
+def _listed(types: list[tuple]) -> str:
+    """The distinct element types, in order of appearance, as a message names them."""
+    return ", ".join(describe_type(t) for t in dict.fromkeys(types))
 
 
 def _base_name(node: ast.expr) -> tuple[str, ...]:
@@ -1418,7 +1655,8 @@ def _evaluate(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
 
 OPERATIONS = (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Subscript, ast.Attribute)
 # Calls the interpreter builds values from or checks: the pre-filter opens for any of them.
-CONSTRUCTOR_QUALNAMES = frozenset({TENSOR_NAME}) | NUMPY_BUILDERS | frozenset(MINDSPORE_CONSTANT_OPERATIONS)
+CONSTRUCTOR_QUALNAMES = (frozenset({TENSOR_NAME}) | NUMPY_BUILDERS | frozenset(MINDSPORE_CONSTANT_OPERATIONS)
+                         | VARIABLE_MAKERS)
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in CONSTRUCTOR_QUALNAMES)  # `Tensor as T`
 
 
