@@ -152,3 +152,14 @@ def test_a_slice_of_variants_is_judged_as_the_compiler_judges_it(generated, tmp_
                    for j in compared if not j.agrees]
     assert len(disagreeing) <= 0.05 * len(compared), disagreeing
     assert all(j.rejected for j in compared if j.predicted_reject), disagreeing
+
+
+def test_a_sample_keeps_every_case_as_written_and_is_the_same_for_a_seed():
+    cases = ROOT.parent / "shared" / "compiler-suite" / "syntax" / "cases"
+    every = variants.generate(0, [cases] if cases.is_dir() else [])
+    chosen = variants.sample(every, len(every) // 2, 0)
+    assert len(chosen) == len(every) // 2
+    assert [v.name for v in chosen] == [v.name for v in variants.sample(every, len(every) // 2, 0)]
+    originals = {v.name for v in every if v.transformation == variants.ORIGINAL}
+    assert originals <= {v.name for v in chosen}
+    assert len({v.transformation for v in chosen}) == len({v.transformation for v in every})

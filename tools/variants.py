@@ -720,6 +720,17 @@ def generate(seed: int, extra: list[Path] = ()) -> list[Variant]:
     return variants
 
 
+def sample(variants: list[Variant], count: int, seed: int) -> list[Variant]:
+    """``count`` of the variants, the same for the same seed: the cases as written (the baseline
+    the respellings are compared with) and a random draw of the respellings, in their order."""
+    originals = [v for v in variants if v.transformation == ORIGINAL]
+    others = [v for v in variants if v.transformation != ORIGINAL]
+    drawn = random.Random(f"{seed}:sample").sample(range(len(others)),
+                                                   max(0, min(len(others), count - len(originals))))
+    kept = {id(others[i]) for i in drawn} | {id(v) for v in originals}
+    return [v for v in variants if id(v) in kept]
+
+
 # ----- judging --------------------------------------------------------------------------------
 
 @dataclass
@@ -873,6 +884,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="strict,lax")
     parser.add_argument("--limit", type=int, default=0, help="only the first N variants")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="N variants chosen by the seed: every case as written, and respellings "
+                             "drawn evenly from the rest (a cold run's time grows with N)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("build/variants"))
@@ -881,6 +895,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     variants = generate(args.seed, args.sources)
+    if args.sample:
+        variants = sample(variants, args.sample, args.seed)
     if args.limit:
         variants = variants[:args.limit]
     folder = args.out / "files"
