@@ -627,3 +627,31 @@ class Net(nn.Cell):
         return x
 """
     assert bool(found(tmp_path, source, "string-length-at-strict")) == reported
+
+
+HELD_AND_DRIVEN = """
+class Gate(nn.Cell):
+    def construct(self, x):
+        return x and 2
+
+class Parent(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Gate()
+
+    def construct(self, x):
+        return self.inner(x)
+
+def main():
+    gate = Gate()
+    return gate(Tensor([1.0]))
+"""
+
+
+def test_a_cell_a_parent_holds_still_takes_what_its_python_driver_passes(tmp_path):
+    # The parent's instance is called in the parent's graph; the driver's call compiles Gate on
+    # its own with a tensor, and MindSpore 2.10 rejects that graph (variants: parent-cell).
+    assert found(tmp_path, HELD_AND_DRIVEN, "tensor-bool-operator-join") == {
+        ("tensor-bool-operator-join", "return x and 2")}
+    plain_holder = HELD_AND_DRIVEN.replace("class Parent(nn.Cell):", "class Parent:")
+    assert found(tmp_path, plain_holder, "tensor-bool-operator-join") == set()

@@ -133,10 +133,11 @@ CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 MAX_CONSTANT_DEPTH = 8
 
 
-def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) -> ast.AST | None:
+def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST,
+                          held: frozenset[int] = frozenset()) -> ast.AST | None:
     """The one module-level function (or ``if __name__ == "__main__":`` block, the script's
-    driver) every use of ``name`` (outside its own definition) is in, or None when it is used in
-    several places or elsewhere at module level."""
+    driver) every use of ``name`` (outside its own definition and the ``held`` lines) is in, or
+    None when it is used in several places or elsewhere at module level."""
     functions = [*module.functions.values(), *_main_blocks(module)]
     wrapping = _wrapping_lines(module, name, definition)
     made_in = _factory_of(module, definition) or definition
@@ -144,8 +145,8 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST) ->
     for number in _lines_naming(module, name):
         if made_in.lineno <= number <= (made_in.end_lineno or made_in.lineno):
             continue  # super(Net, self), the class line itself, its factory's `return Net`
-        if number in wrapping:
-            continue  # `step = jit(fn)`: where the name is made, not a use
+        if number in wrapping or number in held:
+            continue  # `step = jit(fn)`: where the name is made, not a use; a parent's sub-Cell
         inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
         if inside is None or (driver is not None and inside is not driver):
             return None
@@ -706,12 +707,31 @@ class Callers:
             driver = scope[-1]
             return driver if isinstance(driver, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         name = name or definition.name
-        driver = _only_function_naming(module, name, definition)
+        driver = _only_function_naming(module, name, definition, self._held_by_cells(module, name))
         if driver is None or _in_all(module, name) or any(
                 self.project.mentions(path, name.encode())
                 for path in self.project.importers_of(module.path)):
             return None  # other files may build or call it, with anything
         return driver
+
+    def _held_by_cells(self, module: ModuleInfo, name: str) -> frozenset[int]:
+        """Lines where a module-level Cell's ``__init__`` builds ``name`` and keeps it on self
+        (``self.inner = Net()``): that instance is called by the parent's compiled code, in the
+        parent's graph, so it does not change what the Python driver's own calls compile."""
+        lines = set()
+        for cls in module.classes.values():
+            init = cls.methods.get("__init__")
+            if init is None or not self.is_cell(cls):
+                continue
+            for statement in ast.walk(init):
+                if (isinstance(statement, ast.Assign)
+                        and all(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                and t.value.id == "self" for t in statement.targets)
+                        and isinstance(statement.value, ast.Call)
+                        and isinstance(statement.value.func, ast.Name) and statement.value.func.id == name
+                        and statement.lineno == statement.end_lineno):
+                    lines.add(statement.lineno)
+        return frozenset(lines)
 
     def constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
         """Every call that builds ``cls`` in the project, with where it is written: the
