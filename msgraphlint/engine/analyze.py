@@ -221,10 +221,11 @@ class Engine:
         (``check_in_processes``); the findings come back in the same order. ``progress`` is told
         (files done, files in all) as the files are taken.
         """
-        files = self.files_below(paths, excluded, raw)
+        listed: dict[Path, list[Path]] = {}
+        files = self.files_below(paths, excluded, raw, listed)
         cached: dict[Path, list[Finding]] = {}
         if self.cache is not None and not raw:
-            self.cache.open(self.project, self.jit_modules.key())
+            self.cache.open(self.project, self.jit_modules.key(), listed)
             for path in files:
                 if (findings := self.cache.lookup(path, self.project)) is not None:
                     cached[path] = findings
@@ -252,15 +253,21 @@ class Engine:
         paths: Iterable[Path],
         excluded: Callable[[Path], bool],
         raw: dict[Path, bytes] | None = None,
+        listed: dict[Path, list[Path]] | None = None,
     ) -> list[Path]:
-        """The files to check, each once however it was named (links, overlapping folders)."""
+        """The files to check, each once however it was named (links, overlapping folders).
+        ``listed`` is given every folder walked (resolved), with all its files (before
+        exclusions, as the walk names them)."""
         files: list[Path] = []
         for path in paths:
             if raw and path in raw:
                 files.append(path)
                 continue
             self.project.add_project_of(path)
-            files.extend(f for f in walk_python_files(path) if not excluded(f))
+            found = walk_python_files(path)
+            if listed is not None and path.is_dir():
+                listed[path.resolve()] = found
+            files.extend(f for f in found if not excluded(f))
         unique = {self.project.real_path(path): path for path in reversed(files)}
         files = list(reversed(unique.values()))
         folders_done: set[Path] = set()

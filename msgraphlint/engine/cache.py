@@ -108,13 +108,16 @@ class ResultCache:
         self._same_tree = False
         self._stamped: frozenset[str] = frozenset()  # the files the stamp covers
 
-    def open(self, project: Project, settings: str = "") -> None:
+    def open(self, project: Project, settings: str = "",
+             listed: dict[Path, list[Path]] | None = None) -> None:
         """Load the results kept for this tool, these project roots and these settings (the
-        JIT module lists change which calls are host calls)."""
+        JIT module lists change which calls are host calls). ``listed``: folders this run has
+        walked already, with their files (not walked again for the stamp)."""
         key = json.dumps([tool_fingerprint(), sorted(str(r) for r in project.scan_roots), settings])
         self.file = self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
         self._stale, self._changed, self._same_tree = None, False, False
-        self._tree_now, self._stamped = tree_stamp(outermost(list(project.scan_roots)))
+        self._tree_now, self._stamped = tree_stamp(outermost(list(project.scan_roots)),
+                                                   lambda path: str(project.real_path(path)), listed)
         try:
             loaded = json.loads(self.file.read_text("utf-8"))
             if not (isinstance(loaded, dict) and loaded.get("format") == FORMAT_VERSION):
@@ -254,21 +257,25 @@ class ResultCache:
         write_json_atomically(self.file, document, separators=(",", ":"))
 
 
-def tree_stamp(roots: list[Path]) -> tuple[str, frozenset[str]]:
+def tree_stamp(roots: list[Path], real=os.path.realpath,
+               listed: dict[Path, list[Path]] | None = None) -> tuple[str, frozenset[str]]:
     """A digest of the size, times and inode of every Python file below ``roots`` (what changes
     when a file is edited, added, removed or replaced: a stat each, no read), and the real paths
-    of the files it covers (not those in skipped folders, nor other files checked by name)."""
+    of the files it covers (not those in skipped folders, nor other files checked by name).
+    ``real`` resolves a path (the project's resolver remembers folders); ``listed`` holds the
+    files of folders already walked in this run."""
     digest = hashlib.sha256()
     stamped: set[str] = set()
     for root in sorted(roots):
-        for path in walk_python_files(root):
+        files = listed.get(root) if listed else None
+        for path in files if files is not None else walk_python_files(root):
             try:
                 stat = path.stat()
             except OSError:
                 continue
             digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0"
                           f"{stat.st_ino}\n".encode())
-            stamped.add(os.path.realpath(path))
+            stamped.add(real(path))
     return digest.hexdigest(), frozenset(stamped)
 
 
