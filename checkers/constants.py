@@ -5,9 +5,9 @@ MindSpore evaluates Python operations on compile-time constants while it compile
 operation, the compiler rejects the graph with the same error, at every syntax level, before
 anything runs; an int ``**`` past int64 is folded wrapped around, without a word. Type inference
 checks the sequences ``mutable()`` makes dynamic-length the same way: one element type, and no
-builtin that needs their length. The values come from the engine's interpreter (msgraphlint.values.interpret): a failure is
-reported only where every operand is known. What the compiler does at each level is in
-msgraphlint/knowledge/rules/constants.toml.
+builtin that needs their length. The values come from the engine's interpreter
+(msgraphlint.values.interpret): a failure is reported only where every operand is known. What
+the compiler does at each level is in msgraphlint/knowledge/rules/constants.toml.
 """
 
 from __future__ import annotations
