@@ -718,20 +718,29 @@ class Callers:
         """Lines where a module-level Cell's ``__init__`` builds ``name`` and keeps it on self
         (``self.inner = Net()``): that instance is called by the parent's compiled code, in the
         parent's graph, so it does not change what the Python driver's own calls compile."""
-        lines = set()
+        held = self.memo(self.table("cells held by cells"), id(module),
+                         lambda: self._held_constructions(module))
+        return held.get(name, frozenset())
+
+    def _held_constructions(self, module: ModuleInfo) -> dict[str, frozenset[int]]:
+        """Class name -> the lines of ``self.<attr> = Name(...)`` in the ``__init__`` of the
+        module's Cells (one walk per module)."""
+        found: dict[str, set[int]] = {}
         for cls in module.classes.values():
             init = cls.methods.get("__init__")
-            if init is None or not self.is_cell(cls):
+            if init is None:
                 continue
-            for statement in ast.walk(init):
-                if (isinstance(statement, ast.Assign)
-                        and all(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-                                and t.value.id == "self" for t in statement.targets)
-                        and isinstance(statement.value, ast.Call)
-                        and isinstance(statement.value.func, ast.Name) and statement.value.func.id == name
-                        and statement.lineno == statement.end_lineno):
-                    lines.add(statement.lineno)
-        return frozenset(lines)
+            lines = [(statement.value.func.id, statement.lineno) for statement in ast.walk(init)
+                     if isinstance(statement, ast.Assign)
+                     and isinstance(statement.value, ast.Call)
+                     and isinstance(statement.value.func, ast.Name)
+                     and statement.lineno == statement.end_lineno
+                     and all(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                             and t.value.id == "self" for t in statement.targets)]
+            if lines and self.is_cell(cls):
+                for name, line in lines:
+                    found.setdefault(name, set()).add(line)
+        return {name: frozenset(lines) for name, lines in found.items()}
 
     def constructor_calls(self, cls: ClassInfo) -> list[Construction] | None:
         """Every call that builds ``cls`` in the project, with where it is written: the
