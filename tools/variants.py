@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import hashlib
 import json
 import random
 import shutil
@@ -678,6 +679,16 @@ def _sources(extra: list[Path]) -> list[tuple[Path, str, str]]:
     return found
 
 
+def _variant_name(transformation: str, source: Path) -> str:
+    """A name that depends on the transformation and the source only (not on how many variants
+    come before it), so that the compiled results cached for a file stay found when sources are
+    added; a digest of the source's path tells apart sources with one stem."""
+    where = source.resolve()
+    where = where.relative_to(ROOT) if where.is_relative_to(ROOT) else where
+    digest = hashlib.sha1(str(where).encode()).hexdigest()[:6]
+    return f"{transformation.replace('-', '_')}__{source.stem}_{digest}"
+
+
 def generate(seed: int, extra: list[Path] = ()) -> list[Variant]:
     """Every transformation that applies to every source, in a fixed order: the same list for
     the same seed and sources."""
@@ -690,7 +701,7 @@ def generate(seed: int, extra: list[Path] = ()) -> list[Variant]:
         planned = None
         if kind == "case":
             # The case as it is: what the rules make of the spelling the variants start from.
-            variants.append(Variant(f"v{len(variants):04d}_original__{path.stem}", ORIGINAL, path,
+            variants.append(Variant(_variant_name(ORIGINAL, path), ORIGINAL, path,
                                     rule, kind, text))
         for name, function in TRANSFORMATIONS.items():
             rng = random.Random(f"{seed}:{path.name}:{name}")
@@ -706,7 +717,7 @@ def generate(seed: int, extra: list[Path] = ()) -> list[Variant]:
                 continue
             if tree is None:
                 continue
-            stem = f"v{len(variants):04d}_{name.replace('-', '_')}__{path.stem}"
+            stem = _variant_name(name, path)
             if isinstance(tree, dict):
                 package = {file: ast.unparse(ast.fix_missing_locations(module)) + "\n"
                            for file, module in tree.items()}
