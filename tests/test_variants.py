@@ -163,3 +163,11 @@ def test_a_sample_keeps_every_case_as_written_and_is_the_same_for_a_seed():
     originals = {v.name for v in every if v.transformation == variants.ORIGINAL}
     assert originals <= {v.name for v in chosen}
     assert len({v.transformation for v in chosen}) == len({v.transformation for v in every})
+
+
+def test_with_wrap_and_functional_spelling():
+    text = transformed("with-wrap", CELL)
+    assert "@_msw.jit_class\nclass _Scope:" in text and "with _Scope():" in text
+    text = transformed("functional-spelling", CELL)
+    assert "from mindspore.ops import functional as _F" in text and "_F.abs(x)" in text
+    assert "abs" in variants._same_in_functional() and "Abs" not in variants._same_in_functional()

@@ -575,6 +575,67 @@ def _parent_cell(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree if changed else None
 
 
+@transformation("with-wrap")
+def _with_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """Each construct's and jit function's body inside ``with _Scope():``, a jit_class context
+    manager that does nothing (probed: compiles at STRICT and LAX, a return inside it too)."""
+    if _uses(tree, "_Scope", "_msw"):
+        return None
+    changed = False
+    functions = [f for f, _ in _jit_functions(tree)] + [_method(c, "construct") for c, _ in _cells(tree)]
+    for function in functions:
+        if any(isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom))
+               for n in ast.walk(ast.Module(function.body, []))):
+            continue
+        function.body = [ast.With(items=[ast.withitem(ast.Call(ast.Name("_Scope", ast.Load()), [], []))],
+                                  body=function.body)]
+        changed = True
+    if not changed:
+        return None
+    scope = ast.parse(
+        "import mindspore as _msw\n\n\n@_msw.jit_class\nclass _Scope:\n"
+        "    def __enter__(self):\n        return self\n\n"
+        "    def __exit__(self, *args):\n        return False\n").body
+    at = _after_docstring(tree) + _imports(tree)
+    tree.body[at:at] = scope
+    return tree
+
+
+def _same_in_functional() -> frozenset[str]:
+    """Names ``mindspore.ops`` and ``mindspore.ops.functional`` both have, with one signature
+    (MindSpore's API snapshot in the knowledge layer)."""
+    api = json.loads((ROOT / "msgraphlint" / "knowledge" / "data" / "mindspore_api.json").read_text("utf-8"))
+    ops, functional = api.get("mindspore.ops", {}), api.get("mindspore.ops.functional", {})
+    return frozenset(name for name, entry in ops.items()
+                     if name[:1].islower() and entry.get("kind") == "function"
+                     and functional.get(name) == entry)
+
+
+@transformation("functional-spelling")
+def _functional_spelling(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """``ops.abs(x)`` spelled ``_F.abs(x)`` with ``from mindspore.ops import functional as _F``,
+    for the functions the two modules share."""
+    if _uses(tree, "_F"):
+        return None
+    local = {alias.asname or alias.name for statement in tree.body
+             if isinstance(statement, ast.ImportFrom) and statement.module == "mindspore" and statement.level == 0
+             for alias in statement.names if alias.name == "ops"}
+    local |= {alias.asname for statement in tree.body if isinstance(statement, ast.Import)
+              for alias in statement.names if alias.name == "mindspore.ops" and alias.asname}
+    shared = _same_in_functional()
+    changed = False
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in local and node.attr in shared):
+            node.value = ast.Name("_F", ast.Load())
+            changed = True
+    if not changed:
+        return None
+    at = _after_docstring(tree) + _imports(tree)
+    tree.body.insert(at, ast.ImportFrom("mindspore.ops", [ast.alias("functional", "_F")], 0))
+    return tree
+
+
 def planned_calls(path: Path) -> dict[str, tuple[tuple[str, ...], dict]]:
     """What --confirm would run in a file, and how: name -> (input specs, constructor keyword
     arguments), for the module-level Cells and jit functions it can run on their own."""
@@ -898,6 +959,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0,
                         help="N variants chosen by the seed: every case as written, and respellings "
                              "drawn evenly from the rest (a cold run's time grows with N)")
+    parser.add_argument("--only", default="", help="only these transformations (comma-separated)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("build/variants"))
@@ -906,6 +968,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     variants = generate(args.seed, args.sources)
+    if args.only:
+        chosen = {name.strip() for name in args.only.split(",")}
+        variants = [v for v in variants if v.transformation in chosen]
     if args.sample:
         variants = sample(variants, args.sample, args.seed)
     if args.limit:
