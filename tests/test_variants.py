@@ -171,3 +171,8 @@ def test_with_wrap_and_functional_spelling():
     text = transformed("functional-spelling", CELL)
     assert "from mindspore.ops import functional as _F" in text and "_F.abs(x)" in text
     assert "abs" in variants._same_in_functional() and "Abs" not in variants._same_in_functional()
+
+
+def test_defined_in_branch():
+    text = transformed("defined-in-branch", CELL)
+    assert "_DEFINE = True" in text and "if _DEFINE:\n\n    class Net(nn.Cell):" in text

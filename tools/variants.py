@@ -636,6 +636,22 @@ def _functional_spelling(tree: ast.Module, rng: random.Random) -> ast.Module | N
     return tree
 
 
+@transformation("defined-in-branch")
+def _defined_in_branch(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """Each module-level Cell and jit function defined under ``if _DEFINE:``, a module constant
+    that is True: the definition sits in a branch Python takes."""
+    if _uses(tree, "_DEFINE"):
+        return None
+    targets = {id(node) for node, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body}
+    if not targets:
+        return None
+    tree.body = [ast.If(test=ast.Name("_DEFINE", ast.Load()), body=[statement], orelse=[])
+                 if id(statement) in targets else statement for statement in tree.body]
+    tree.body.insert(_after_docstring(tree) + _imports(tree),
+                     ast.Assign(targets=[ast.Name("_DEFINE", ast.Store())], value=ast.Constant(True)))
+    return tree
+
+
 def planned_calls(path: Path) -> dict[str, tuple[tuple[str, ...], dict]]:
     """What --confirm would run in a file, and how: name -> (input specs, constructor keyword
     arguments), for the module-level Cells and jit functions it can run on their own."""
