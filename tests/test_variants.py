@@ -176,3 +176,10 @@ def test_with_wrap_and_functional_spelling():
 def test_defined_in_branch():
     text = transformed("defined-in-branch", CELL)
     assert "_DEFINE = True" in text and "if _DEFINE:\n\n    class Net(nn.Cell):" in text
+
+
+def test_mint_spelling_and_tensor_method():
+    text = transformed("mint-spelling", CELL)
+    assert "from mindspore import mint as _mint" in text and "_mint.abs(x)" in text
+    text = transformed("tensor-method", CELL)
+    assert "y = x.abs()" in text and "ops.abs" not in text

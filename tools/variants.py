@@ -601,39 +601,89 @@ def _with_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree
 
 
-def _same_in_functional() -> frozenset[str]:
-    """Names ``mindspore.ops`` and ``mindspore.ops.functional`` both have, with one signature
-    (MindSpore's API snapshot in the knowledge layer)."""
-    api = json.loads((ROOT / "msgraphlint" / "knowledge" / "data" / "mindspore_api.json").read_text("utf-8"))
-    ops, functional = api.get("mindspore.ops", {}), api.get("mindspore.ops.functional", {})
+def _api() -> dict:
+    return json.loads((ROOT / "msgraphlint" / "knowledge" / "data" / "mindspore_api.json").read_text("utf-8"))
+
+
+def _same_in(module: str) -> frozenset[str]:
+    """Functions ``mindspore.ops`` and ``module`` both have, with one signature (MindSpore's API
+    snapshot in the knowledge layer)."""
+    api = _api()
+    ops, other = api.get("mindspore.ops", {}), api.get(module, {})
     return frozenset(name for name, entry in ops.items()
-                     if name[:1].islower() and entry.get("kind") == "function"
-                     and functional.get(name) == entry)
+                     if name[:1].islower() and entry.get("kind") == "function" and other.get(name) == entry)
+
+
+def _same_in_functional() -> frozenset[str]:
+    return _same_in("mindspore.ops.functional")
+
+
+def _ops_names(tree: ast.Module) -> set[str]:
+    """The local names bound to ``mindspore.ops`` by the module's imports."""
+    local = {alias.asname or alias.name for statement in tree.body
+             if isinstance(statement, ast.ImportFrom) and statement.module == "mindspore" and statement.level == 0
+             for alias in statement.names if alias.name == "ops"}
+    return local | {alias.asname for statement in tree.body if isinstance(statement, ast.Import)
+                    for alias in statement.names if alias.name == "mindspore.ops" and alias.asname}
+
+
+def _respell_ops(tree: ast.Module, shared: frozenset[str], name: str, importing: ast.stmt) -> ast.Module | None:
+    """Every ``ops.<f>`` of ``shared`` spelled ``<name>.<f>``, with ``importing`` added."""
+    if _uses(tree, name):
+        return None
+    local = _ops_names(tree)
+    changed = False
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in local and node.attr in shared):
+            node.value = ast.Name(name, ast.Load())
+            changed = True
+    if not changed:
+        return None
+    tree.body.insert(_after_docstring(tree) + _imports(tree), importing)
+    return tree
 
 
 @transformation("functional-spelling")
 def _functional_spelling(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     """``ops.abs(x)`` spelled ``_F.abs(x)`` with ``from mindspore.ops import functional as _F``,
     for the functions the two modules share."""
-    if _uses(tree, "_F"):
-        return None
-    local = {alias.asname or alias.name for statement in tree.body
-             if isinstance(statement, ast.ImportFrom) and statement.module == "mindspore" and statement.level == 0
-             for alias in statement.names if alias.name == "ops"}
-    local |= {alias.asname for statement in tree.body if isinstance(statement, ast.Import)
-              for alias in statement.names if alias.name == "mindspore.ops" and alias.asname}
-    shared = _same_in_functional()
+    return _respell_ops(tree, _same_in_functional(), "_F",
+                        ast.ImportFrom("mindspore.ops", [ast.alias("functional", "_F")], 0))
+
+
+@transformation("mint-spelling")
+def _mint_spelling(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """``ops.abs(x)`` spelled ``_mint.abs(x)`` with ``from mindspore import mint as _mint``, for
+    the functions mint has with ops' signature."""
+    return _respell_ops(tree, _same_in("mindspore.mint"), "_mint",
+                        ast.ImportFrom("mindspore", [ast.alias("mint", "_mint")], 0))
+
+
+@transformation("tensor-method")
+def _tensor_method(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """``ops.abs(x)`` of one name spelled ``x.abs()``, where Tensor has a method of that name:
+    the Tensor-method form of the same operation."""
+    local = _ops_names(tree)
+    methods = {name for name, entry in _api().get("mindspore.Tensor", {}).items()
+               if entry.get("kind") == "function"}
+    shared = _same_in_functional() & methods  # ops functions, not primitives' classes
     changed = False
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in local and node.attr in shared):
-            node.value = ast.Name("_F", ast.Load())
-            changed = True
-    if not changed:
-        return None
-    at = _after_docstring(tree) + _imports(tree)
-    tree.body.insert(at, ast.ImportFrom("mindspore.ops", [ast.alias("functional", "_F")], 0))
-    return tree
+        for field_name, value in ast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            for index, item in enumerate(items):
+                if (isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute)
+                        and isinstance(item.func.value, ast.Name) and item.func.value.id in local
+                        and item.func.attr in shared and len(item.args) == 1 and not item.keywords
+                        and isinstance(item.args[0], ast.Name)):
+                    method = ast.Call(ast.Attribute(item.args[0], item.func.attr, ast.Load()), [], [])
+                    if isinstance(value, list):
+                        value[index] = method
+                    else:
+                        setattr(node, field_name, method)
+                    changed = True
+    return tree if changed else None
 
 
 @transformation("defined-in-branch")
