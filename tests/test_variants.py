@@ -183,3 +183,10 @@ def test_mint_spelling_and_tensor_method():
     assert "from mindspore import mint as _mint" in text and "_mint.abs(x)" in text
     text = transformed("tensor-method", CELL)
     assert "y = x.abs()" in text and "ops.abs" not in text
+
+
+def test_closure_constant_reads_a_number_from_the_factory():
+    text = transformed("closure-constant", "from mindspore import nn\n\nclass Net(nn.Cell):\n"
+                       "    def construct(self, x):\n        return x * 3\n")
+    assert "def _make_Net():\n    _closed = 3\n" in text and "return x * _closed" in text
+    assert "Net = _make_Net()" in text

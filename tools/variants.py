@@ -351,6 +351,33 @@ def _factory(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree if changed else None
 
 
+@transformation("closure-constant")
+def _closure_constant(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """A factory as ``factory`` makes it, with one number of each construct (or jit function)
+    read from a local of the factory: a closure variable of an enclosing function."""
+    changed = False
+    module_level = [d for d, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body]
+    for definition in module_level:
+        function = definition if isinstance(definition, ast.FunctionDef) else _method(definition, "construct")
+        numbers = _numbers(function) if function is not None else []
+        if not numbers or _uses(definition, "_closed"):
+            continue
+        chosen = rng.choice(numbers)
+        _replace(function, chosen, ast.Name("_closed", ast.Load()))
+        maker = ast.FunctionDef(
+            name=f"_make_{definition.name}", args=ast.arguments(
+                posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=[ast.Assign(targets=[ast.Name("_closed", ast.Store())], value=ast.Constant(chosen.value)),
+                  definition, ast.Return(ast.Name(definition.name, ast.Load()))],
+            decorator_list=[], returns=None, type_params=[])
+        bind = ast.Assign(targets=[ast.Name(definition.name, ast.Store())],
+                          value=ast.Call(ast.Name(maker.name, ast.Load()), [], []))
+        index = tree.body.index(definition)
+        tree.body[index:index + 1] = [maker, bind]
+        changed = True
+    return tree if changed else None
+
+
 NUMBER_HOLDERS = (ast.Call, ast.BinOp, ast.Compare, ast.Tuple, ast.List, ast.Subscript,
                   ast.UnaryOp, ast.keyword, ast.Assign, ast.Return)
 
