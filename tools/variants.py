@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -628,10 +629,12 @@ def _with_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree
 
 
+@functools.cache
 def _api() -> dict:
     return json.loads((ROOT / "msgraphlint" / "knowledge" / "data" / "mindspore_api.json").read_text("utf-8"))
 
 
+@functools.cache
 def _same_in(module: str) -> frozenset[str]:
     """Functions ``mindspore.ops`` and ``module`` both have, with one signature (MindSpore's API
     snapshot in the knowledge layer)."""
