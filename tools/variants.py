@@ -722,13 +722,17 @@ def _defined_in_branch(tree: ast.Module, rng: random.Random) -> ast.Module | Non
     that is True: the definition sits in a branch Python takes."""
     if _uses(tree, "_DEFINE"):
         return None
+    return _wrap_definitions(tree, lambda body: ast.If(test=ast.Name("_DEFINE", ast.Load()), body=body, orelse=[]),
+                             ast.Assign(targets=[ast.Name("_DEFINE", ast.Store())], value=ast.Constant(True)))
+
+
+def _wrap_definitions(tree: ast.Module, wrap, constant: ast.stmt | None = None) -> ast.Module | None:
     targets = {id(node) for node, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body}
     if not targets:
         return None
-    tree.body = [ast.If(test=ast.Name("_DEFINE", ast.Load()), body=[statement], orelse=[])
-                 if id(statement) in targets else statement for statement in tree.body]
-    tree.body.insert(_after_docstring(tree) + _imports(tree),
-                     ast.Assign(targets=[ast.Name("_DEFINE", ast.Store())], value=ast.Constant(True)))
+    tree.body = [wrap([statement]) if id(statement) in targets else statement for statement in tree.body]
+    if constant is not None:
+        tree.body.insert(_after_docstring(tree) + _imports(tree), constant)
     return tree
 
 
