@@ -331,25 +331,33 @@ def _jit_to_cell(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree if changed else None
 
 
+def _into_factory(tree: ast.Module, definition: ast.stmt, prelude: list[ast.stmt] = ()) -> None:
+    """``definition`` (at module level) moved into ``def _make_<name>(): <prelude>; <definition>;
+    return <name>``, and the name bound at module level by calling it."""
+    maker = ast.FunctionDef(
+        name=f"_make_{definition.name}", args=ast.arguments(
+            posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[*prelude, definition, ast.Return(ast.Name(definition.name, ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    bind = ast.Assign(targets=[ast.Name(definition.name, ast.Store())],
+                      value=ast.Call(ast.Name(maker.name, ast.Load()), [], []))
+    index = tree.body.index(definition)
+    tree.body[index:index + 1] = [maker, bind]
+
+
+def _module_level_definitions(tree: ast.Module) -> list[ast.stmt]:
+    return [d for d, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body]
+
+
 @transformation("factory")
 def _factory(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     """Each module-level Cell and jit function defined inside a function that returns it, and
     bound at module level by calling it: ``def _make_Net(): class Net...; return Net`` then
     ``Net = _make_Net()``."""
-    changed = False
-    module_level = [d for d, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body]
-    for definition in module_level:
-        maker = ast.FunctionDef(
-            name=f"_make_{definition.name}", args=ast.arguments(
-                posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[definition, ast.Return(ast.Name(definition.name, ast.Load()))],
-            decorator_list=[], returns=None, type_params=[])
-        bind = ast.Assign(targets=[ast.Name(definition.name, ast.Store())],
-                          value=ast.Call(ast.Name(maker.name, ast.Load()), [], []))
-        index = tree.body.index(definition)
-        tree.body[index:index + 1] = [maker, bind]
-        changed = True
-    return tree if changed else None
+    definitions = _module_level_definitions(tree)
+    for definition in definitions:
+        _into_factory(tree, definition)
+    return tree if definitions else None
 
 
 @transformation("closure-constant")
@@ -357,24 +365,15 @@ def _closure_constant(tree: ast.Module, rng: random.Random) -> ast.Module | None
     """A factory as ``factory`` makes it, with one number of each construct (or jit function)
     read from a local of the factory: a closure variable of an enclosing function."""
     changed = False
-    module_level = [d for d, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body]
-    for definition in module_level:
+    for definition in _module_level_definitions(tree):
         function = definition if isinstance(definition, ast.FunctionDef) else _method(definition, "construct")
         numbers = _numbers(function) if function is not None else []
         if not numbers or _uses(definition, "_closed"):
             continue
         chosen = rng.choice(numbers)
         _replace(function, chosen, ast.Name("_closed", ast.Load()))
-        maker = ast.FunctionDef(
-            name=f"_make_{definition.name}", args=ast.arguments(
-                posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[ast.Assign(targets=[ast.Name("_closed", ast.Store())], value=ast.Constant(chosen.value)),
-                  definition, ast.Return(ast.Name(definition.name, ast.Load()))],
-            decorator_list=[], returns=None, type_params=[])
-        bind = ast.Assign(targets=[ast.Name(definition.name, ast.Store())],
-                          value=ast.Call(ast.Name(maker.name, ast.Load()), [], []))
-        index = tree.body.index(definition)
-        tree.body[index:index + 1] = [maker, bind]
+        _into_factory(tree, definition, [ast.Assign(targets=[ast.Name("_closed", ast.Store())],
+                                                    value=ast.Constant(chosen.value))])
         changed = True
     return tree if changed else None
 
@@ -456,21 +455,32 @@ def _module_constant(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     return tree if changed else None
 
 
-@transformation("loop-wrap")
-def _loop_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
-    """Each construct's and jit function's body inside ``for _wrap in range(1):``, a loop the
-    compiler unrolls (probed with 2.10: a return inside it compiles at every level)."""
+# A statement that must stay first in its function, or would escape or change a new enclosing loop.
+MUST_STAY_PUT = (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)
+
+
+def _wrap_bodies(tree: ast.Module, wrap, refused: tuple = MUST_STAY_PUT) -> bool:
+    """Each construct's and jit function's body replaced by ``wrap(body)`` (one statement),
+    except bodies holding any of ``refused``; whether any was wrapped."""
     changed = False
     functions = [f for f, _ in _jit_functions(tree)] + [_method(c, "construct") for c, _ in _cells(tree)]
     for function in functions:
-        if any(isinstance(n, (ast.Break, ast.Continue, ast.Yield, ast.YieldFrom, ast.Global,
-                              ast.Nonlocal)) for n in ast.walk(ast.Module(function.body, []))):
-            continue  # a break would leave the new loop, a global must come first
-        loop = ast.For(target=ast.Name("_wrap", ast.Store()),
-                       iter=ast.Call(ast.Name("range", ast.Load()), [ast.Constant(1)], []),
-                       body=function.body, orelse=[])
-        function.body = [loop]
+        if any(isinstance(n, refused) for n in ast.walk(ast.Module(function.body, []))):
+            continue
+        function.body = [wrap(function.body)]
         changed = True
+    return changed
+
+
+@transformation("loop-wrap")
+def _loop_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
+    """Each construct's and jit function's body inside ``for _wrap in range(1):``, a loop the
+    compiler unrolls (probed with 2.10: a return inside it compiles at every level). A break
+    would leave the new loop instead."""
+    changed = _wrap_bodies(tree, lambda body: ast.For(
+        target=ast.Name("_wrap", ast.Store()),
+        iter=ast.Call(ast.Name("range", ast.Load()), [ast.Constant(1)], []), body=body, orelse=[]),
+        (ast.Break, ast.Continue, *MUST_STAY_PUT))
     return tree if changed else None
 
 
@@ -548,22 +558,12 @@ def _replace_child(parent: ast.AST, old: ast.AST, new: ast.AST) -> None:
 def _branch_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     """Each construct's and jit function's body under ``if _ENABLED:``, a module constant that is
     True: a branch the compiler decides while compiling (type inference, not the parser)."""
-    if _uses(tree, "_ENABLED"):
+    if _uses(tree, "_ENABLED") or not _wrap_bodies(
+            tree, lambda body: ast.If(test=ast.Name("_ENABLED", ast.Load()), body=body, orelse=[])):
         return None
-    changed = False
-    functions = [f for f, _ in _jit_functions(tree)] + [_method(c, "construct") for c, _ in _cells(tree)]
-    for function in functions:
-        if any(isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom))
-               for n in ast.walk(ast.Module(function.body, []))):
-            continue
-        function.body = [ast.If(test=ast.Name("_ENABLED", ast.Load()), body=function.body,
-                                orelse=[])]
-        changed = True
-    if changed:
-        tree.body.insert(_after_docstring(tree) + _imports(tree),
-                         ast.Assign(targets=[ast.Name("_ENABLED", ast.Store())],
-                                    value=ast.Constant(True)))
-    return tree if changed else None
+    tree.body.insert(_after_docstring(tree) + _imports(tree),
+                     ast.Assign(targets=[ast.Name("_ENABLED", ast.Store())], value=ast.Constant(True)))
+    return tree
 
 
 @transformation("parent-cell")
@@ -607,18 +607,8 @@ def _parent_cell(tree: ast.Module, rng: random.Random) -> ast.Module | None:
 def _with_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
     """Each construct's and jit function's body inside ``with _Scope():``, a jit_class context
     manager that does nothing (probed: compiles at STRICT and LAX, a return inside it too)."""
-    if _uses(tree, "_Scope", "_msw"):
-        return None
-    changed = False
-    functions = [f for f, _ in _jit_functions(tree)] + [_method(c, "construct") for c, _ in _cells(tree)]
-    for function in functions:
-        if any(isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom))
-               for n in ast.walk(ast.Module(function.body, []))):
-            continue
-        function.body = [ast.With(items=[ast.withitem(ast.Call(ast.Name("_Scope", ast.Load()), [], []))],
-                                  body=function.body)]
-        changed = True
-    if not changed:
+    if _uses(tree, "_Scope", "_msw") or not _wrap_bodies(tree, lambda body: ast.With(
+            items=[ast.withitem(ast.Call(ast.Name("_Scope", ast.Load()), [], []))], body=body)):
         return None
     scope = ast.parse(
         "import mindspore as _msw\n\n\n@_msw.jit_class\nclass _Scope:\n"
@@ -727,7 +717,7 @@ def _defined_in_branch(tree: ast.Module, rng: random.Random) -> ast.Module | Non
 
 
 def _wrap_definitions(tree: ast.Module, wrap, constant: ast.stmt | None = None) -> ast.Module | None:
-    targets = {id(node) for node, body in [*_cells(tree), *_jit_functions(tree)] if body is tree.body}
+    targets = {id(node) for node in _module_level_definitions(tree)}
     if not targets:
         return None
     tree.body = [wrap([statement]) if id(statement) in targets else statement for statement in tree.body]
