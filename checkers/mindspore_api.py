@@ -6,7 +6,7 @@ from mindspore.ops), ``ops.pad(x, paddings=...)`` (the keyword is ``padding`` no
 path no test runs (``ops.concatcat``). The names and signatures of mindspore, mindspore.ops,
 mindspore.nn, mindspore.mint (and its nn and functional), mindspore.numpy and
 mindspore.communication come from a snapshot of the installed MindSpore
-(msgraphlint/knowledge/data/mindspore_api.json, ``python -m msgraphlint.knowledge.api_snapshot``). A call is judged
+(msgraphlint/knowledge/data/api/mindspore-<version>.json, ``python -m msgraphlint.knowledge.api_snapshot``). A call is judged
 only where the signature is known and the call has no ``*args``/``**kwargs``. What the compiler
 does at each level is in msgraphlint/knowledge/rules/mindspore_api.toml.
 """

@@ -1,4 +1,4 @@
-"""The public-API snapshot (msgraphlint/knowledge/data/mindspore_api.json): which names MindSpore's modules
+"""The public-API snapshot (msgraphlint/knowledge/data/api/mindspore-<version>.json): which names MindSpore's modules
 have and what their calls bind to, read from MindSpore 2.10 so the static path never imports it.
 
 The facts below were checked against the installed MindSpore 2.10.0 (CPU) before being written.

@@ -621,7 +621,9 @@ def _with_wrap(tree: ast.Module, rng: random.Random) -> ast.Module | None:
 
 @functools.cache
 def _api() -> dict:
-    return json.loads((ROOT / "msgraphlint" / "knowledge" / "data" / "mindspore_api.json").read_text("utf-8"))
+    from msgraphlint.knowledge import api_snapshot
+
+    return api_snapshot.load()
 
 
 @functools.cache

@@ -1,30 +1,40 @@
-"""A snapshot of MindSpore's public API (names, kinds, call signatures), kept as data.
+"""Snapshots of MindSpore's public API (names, kinds, call signatures, Tensor method overloads),
+one per MindSpore release, kept as data.
 
 The static path never imports MindSpore, so what a call such as ``ops.pad(x, paddings=...)``,
-``ops.ResizeBilinear(...)`` or ``nn.Dense(3, 4, has_bias=True)`` can bind to is read here, once,
-from an installed MindSpore by :func:`take` and written to ``msgraphlint/knowledge/data/mindspore_api.json``:
+``ops.ResizeBilinear(...)``, ``nn.Dense(3, 4, has_bias=True)`` or ``x.repeat(3, axis=0)`` can bind
+to is read here, once per release, from an installed MindSpore by :func:`take` and written to
+``msgraphlint/knowledge/data/api/mindspore-<major>.<minor>.json``:
 
-- one top-level key per module (``mindspore``, ``mindspore.ops``, ``mindspore.nn``,
-  ``mindspore.mint``, ``mindspore.mint.nn``, ``mindspore.mint.nn.functional``,
-  ``mindspore.ops.functional``, ``mindspore.numpy`` and ``mindspore.communication`` when
-  present), plus ``mindspore.Tensor`` for the Tensor class's public attributes;
+- one top-level key per module (``mindspore``, ``mindspore.ops``, ``mindspore.ops.operations``,
+  ``mindspore.ops.functional``, ``mindspore.common.dtype``, ``mindspore.nn``, ``mindspore.mint``,
+  ``mindspore.mint.nn``, ``mindspore.mint.nn.functional``, ``mindspore.numpy`` and
+  ``mindspore.communication`` when present), plus ``mindspore.Tensor`` for the Tensor class's
+  public attributes;
 - under each, every public name (``dir()`` without a leading ``_``, every name of ``__all__``
   that resolves, and every public submodule, imported or not) mapped to ``{"kind": ..., "params": [...]}``:
   ``kind`` is ``function`` (a routine or any other callable object, e.g. a Primitive instance),
-  ``class``, ``module`` or ``other``; ``params`` (functions and classes only, and only when the
-  signature is known) lists ``[name, kind, has_default]``, the kind one of ``positional_only``,
-  ``positional_or_keyword``, ``var_positional``, ``keyword_only``, ``var_keyword``. A class's
-  params are its ``__init__``'s without ``self``; a Tensor method's are without ``self``.
-  No ``params`` means unknown: accept any call (C++ builtins, generated overloads taking only
-  ``*args, **kwargs``, decorators that hide the signature);
+  ``class``, ``module`` or ``other`` (an instance: ``mstype.tensor_type`` in 2.10); ``params``
+  (functions and classes only, and only when the signature is known) lists
+  ``[name, kind, has_default]``, the kind one of ``positional_only``, ``positional_or_keyword``,
+  ``var_positional``, ``keyword_only``, ``var_keyword``. A class's params are its ``__init__``'s
+  without ``self``; a Tensor method's are without ``self``. No ``params`` means unknown: accept
+  any call (C++ builtins, generated overloads taking only ``*args, **kwargs``, decorators that hide
+  the signature);
+- Tensor methods that MindSpore dispatches on overloads in C++ have ``overloads`` instead: one
+  ``params`` list per calling form, as MindSpore's own "The valid calling should be" lists them
+  (:mod:`msgraphlint.knowledge.tensor_overloads`), each parameter with a fourth item, the argument
+  types that form accepts (``["int", "tuple of int"]``; empty when any);
 - ``mindspore_version``;
 - ``unresolved_all``: per module, the names its ``__all__`` lists that are not attributes of it
   (MindSpore 2.10's ``mindspore.mint.__all__`` lists all of ``mint.nn``'s classes, and
   ``mindspore.__all__`` the characters of the version string): ``from <module> import <name>``
   fails for them, so they are not in the module's table.
 
-``python -m msgraphlint.knowledge.api_snapshot`` rewrites the file; ``--check`` exits 1 when it differs
-from the installed MindSpore. :func:`load` reads it without importing MindSpore.
+``python -m msgraphlint.knowledge.api_snapshot`` writes the installed MindSpore's snapshot;
+``--check`` exits 1 when the stored one differs from it. :func:`load` reads a snapshot without
+importing MindSpore: the target version's (``--target-version``), by default the installed
+MindSpore's release when a snapshot of it exists, else the newest snapshot.
 """
 
 from __future__ import annotations
@@ -39,8 +49,9 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-FILE_NAME = "mindspore_api.json"
 DATA = Path(__file__).resolve().parent / "data"
+API_FOLDER = "api"
+FILE_PREFIX, FILE_SUFFIX = "mindspore-", ".json"
 VERSION_KEY = "mindspore_version"
 UNRESOLVED_KEY = "unresolved_all"
 TENSOR_KEY = "mindspore.Tensor"
@@ -48,6 +59,8 @@ TENSOR_KEY = "mindspore.Tensor"
 MODULES = (
     "mindspore",
     "mindspore.ops",
+    "mindspore.ops.operations",
+    "mindspore.common.dtype",
     "mindspore.nn",
     "mindspore.mint",
     "mindspore.mint.nn",
@@ -78,11 +91,66 @@ PASS_THROUGH_DECORATORS = {
 # --- the static path: no MindSpore -------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
-def load() -> dict:
-    """The stored snapshot (``data/mindspore_api.json``), read once; never imports MindSpore."""
-    text = resources.files(__package__).joinpath("data", FILE_NAME).read_text("utf-8")
-    return json.loads(text)
+def release(version: str) -> str:
+    """``2.10.0`` -> ``2.10``: a snapshot per release; patch releases do not change the API."""
+    parts = version.strip().split(".")
+    if len(parts) < 2 or not all(part.isdigit() for part in parts[:2]):
+        raise ValueError(f"not a MindSpore version: {version!r} (expected e.g. 2.10 or 2.10.0)")
+    return f"{int(parts[0])}.{int(parts[1])}"
+
+
+def _release_key(version: str) -> tuple[int, int]:
+    major, minor = release(version).split(".")
+    return int(major), int(minor)
+
+
+@functools.cache
+def versions() -> tuple[str, ...]:
+    """The releases with a stored snapshot, oldest first."""
+    folder = resources.files(__package__).joinpath("data", API_FOLDER)
+    found = [entry.name[len(FILE_PREFIX):-len(FILE_SUFFIX)] for entry in folder.iterdir()
+             if entry.name.startswith(FILE_PREFIX) and entry.name.endswith(FILE_SUFFIX)]
+    return tuple(sorted(found, key=_release_key))
+
+
+@functools.cache
+def installed_version() -> str | None:
+    """The installed MindSpore's release, read from its package metadata (no import)."""
+    from importlib import metadata
+
+    try:
+        return release(metadata.version("mindspore"))
+    except (metadata.PackageNotFoundError, ValueError):
+        return None
+
+
+def default_version() -> str:
+    """The installed MindSpore's release when there is a snapshot of it, else the newest."""
+    installed = installed_version()
+    return installed if installed in versions() else versions()[-1]
+
+
+def resolve_version(version: str | None) -> str:
+    """The snapshot a target version names (``2.10.0`` -> ``2.10``); ValueError, naming the
+    releases there are, when there is none."""
+    if version is None:
+        return default_version()
+    wanted = release(version)
+    if wanted not in versions():
+        raise ValueError(f"no API snapshot of MindSpore {wanted}; there are: {', '.join(versions())}")
+    return wanted
+
+
+def file_name(version: str) -> str:
+    return f"{FILE_PREFIX}{release(version)}{FILE_SUFFIX}"
+
+
+@functools.cache
+def load(version: str | None = None) -> dict:
+    """The stored snapshot of a release (default: :func:`default_version`), read once; never
+    imports MindSpore."""
+    name = file_name(resolve_version(version))
+    return json.loads(resources.files(__package__).joinpath("data", API_FOLDER, name).read_text("utf-8"))
 
 
 def module_keys(snapshot: dict) -> list[str]:
@@ -272,8 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     options = parser.parse_args(argv)
-    path = DATA / FILE_NAME
     current = take()
+    path = DATA / API_FOLDER / file_name(current[VERSION_KEY])
     if options.check:
         stored = json.loads(path.read_text("utf-8")) if path.exists() else {}
         lines = differences(stored, current)
