@@ -24,7 +24,7 @@ from .version import __version__
 from .knowledge.catalogue import Level, Severity
 from .config import (
     JIT_LEVEL_VARIABLE, Config, ConfigError, environment_level, find_pyproject, from_pyproject,
-    parse_device, parse_selectors,
+    parse_device, parse_selection, parse_selectors,
 )
 from .docgen import rule_page
 
@@ -60,6 +60,18 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def names_something(path: Path) -> bool:
+    """Whether ``path`` is there, also when it cannot be read (a permission, a link loop): the
+    check then reports it as a finding."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"msgraphlint {__version__}")
@@ -87,7 +99,7 @@ def resolve_config(
 ) -> Config:
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"config file {config_file} does not exist")
-    anchor = paths[0] if paths and paths[0].exists() else Path.cwd()
+    anchor = paths[0] if paths and os.path.exists(paths[0]) else Path.cwd()
     config = from_pyproject(config_file or find_pyproject(anchor))
     if syntax_level is not None:
         config = replace(config, level=Level(syntax_level.value))
@@ -100,8 +112,8 @@ def resolve_config(
         config = replace(config, device=parse_device(device, "--device"))
     if output_format is not None:
         config = replace(config, format=output_format.value)
-    if select:
-        config = replace(config, select=parse_selectors(select, "--select"))
+    if select is not None:  # `--select ""` too: an error, not a run that checks nothing
+        config = replace(config, select=parse_selection(select, "--select"))
     if ignore:
         config = replace(config, ignore=config.ignore | parse_selectors(ignore, "--ignore"))
     if fail_on is not None:
@@ -225,7 +237,7 @@ def check(
     paths = list(paths or [Path(".")])
     use_stdin = paths == [Path("-")]
     if not use_stdin:
-        missing = [str(p) for p in paths if not p.exists()]
+        missing = [str(p) for p in paths if not names_something(p)]
         if missing:
             raise fail(f"no such file or folder: {', '.join(missing)}")
     try:

@@ -66,10 +66,10 @@ class Config:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    start = start.resolve()
-    folder = start if start.is_dir() else start.parent
+    start = Path(os.path.realpath(start))  # not resolve(): it raises on a symbolic link loop
+    folder = start if os.path.isdir(start) else start.parent
     for candidate in (folder, *folder.parents):
-        if (candidate / "pyproject.toml").is_file():
+        if os.path.isfile(candidate / "pyproject.toml"):  # False, not an error, where unreadable
             return candidate / "pyproject.toml"
     return None
 
@@ -133,6 +133,15 @@ def parse_selectors(values: object, where: str) -> frozenset[str]:
         ) from None
 
 
+def parse_selection(values: object, where: str) -> frozenset[str]:
+    """``select``: an empty one would check nothing and pass every file, so it is an error."""
+    selected = parse_selectors(values, where)
+    if not selected:
+        raise ConfigError(f"{where}: an empty select checks no rule; name rule ids, symbols or"
+                          " families, or leave select out to check every rule")
+    return selected
+
+
 def load_pyproject(path: Path) -> dict:
     try:
         data = tomllib.loads(path.read_text("utf-8"))
@@ -184,7 +193,7 @@ SETTINGS = {
     "syntax-level": ("level", parse_level),
     "device": ("device", parse_device),
     "format": ("format", parse_format),
-    "select": ("select", parse_selectors),
+    "select": ("select", parse_selection),
     "ignore": ("ignore", parse_selectors),
     "fail-on": ("fail_on", parse_severity),
     "exclude": ("exclude", parse_exclude),

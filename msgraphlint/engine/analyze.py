@@ -9,11 +9,14 @@ The front ends reach it through msgraphlint.pipeline.
 from __future__ import annotations
 
 import ast
+import ctypes
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -39,7 +42,7 @@ from ..syntax.project import (
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel
 from ..values.interpret import Evaluation, evaluation, taken_error_messages
-from ..syntax.source import SourceFile
+from ..syntax.source import SourceFile, SourceProblem
 from .suppress import Suppressions
 from ..model.variables import FunctionValues
 
@@ -222,7 +225,8 @@ class Engine:
         (files done, files in all) as the files are taken.
         """
         listed: dict[Path, list[Path]] = {}
-        files = self.files_below(paths, excluded, raw, listed)
+        unreadable: list[tuple[Path, str]] = []
+        files = self.files_below(paths, excluded, raw, listed, unreadable)
         cached: dict[Path, list[Finding]] = {}
         if self.cache is not None and not raw:
             self.cache.open(self.project, self.jit_modules.key(), listed)
@@ -245,6 +249,7 @@ class Engine:
             run.findings.extend(findings)
         run.files += len(cached)
         run.checked = files
+        run.findings.extend(self.unreadable_finding(path, why) for path, why in unreadable)
         run.findings.sort(key=Finding.sort_key)
         return run
 
@@ -254,20 +259,25 @@ class Engine:
         excluded: Callable[[Path], bool],
         raw: dict[Path, bytes] | None = None,
         listed: dict[Path, list[Path]] | None = None,
+        unreadable: list[tuple[Path, str]] | None = None,
     ) -> list[Path]:
         """The files to check, each once however it was named (links, overlapping folders).
         ``listed`` is given every folder walked (resolved), with all its files (before
-        exclusions, as the walk names them)."""
+        exclusions, as the walk names them); ``unreadable``, the folders and files the walk
+        could not read, with why (not excluded ones)."""
         files: list[Path] = []
         for path in paths:
             if raw and path in raw:
                 files.append(path)
                 continue
             self.project.add_project_of(path)
-            found = walk_python_files(path)
-            if listed is not None and path.is_dir():
+            problems: list[tuple[Path, str]] = []
+            found = walk_python_files(path, problems)
+            if listed is not None and os.path.isdir(path):
                 listed[path.resolve()] = found
             files.extend(f for f in found if not excluded(f))
+            if unreadable is not None:
+                unreadable.extend(problem for problem in problems if not excluded(problem[0]))
         unique = {self.project.real_path(path): path for path in reversed(files)}
         files = list(reversed(unique.values()))
         folders_done: set[Path] = set()
@@ -422,6 +432,12 @@ class Engine:
             case=case,
         )
 
+    def unreadable_finding(self, path: Path, why: str) -> Finding:
+        """A path the walk could not read, named so that a run never passes over it silently."""
+        problem = SourceProblem("unreadable-file", 1, 0, why)
+        source = SourceFile(Path(os.path.abspath(path)), None, None, [problem])  # as files are
+        return self._problem_finding(source, problem)
+
     def _problem_finding(self, source: SourceFile, problem) -> Finding:
         rule = lookup_rule(problem.symbol)
         return Finding(
@@ -489,8 +505,9 @@ def check_in_processes(
     try:
         queue = context.Array("q", bounds)
         with ProcessPoolExecutor(
-            max_workers=count, mp_context=context, initializer=_share_queue, initargs=(queue,)
-        ) as pool, _watching(queue, len(files), done):
+            max_workers=count, mp_context=context, initializer=_start_worker,
+            initargs=(queue, os.getpid()),
+        ) as pool, _watching(queue, len(files), done), _workers_end_with_this_process():
             parts = list(
                 pool.map(_check_from_queue, [family_types] * count, [roots] * count,
                          [files] * count, range(count), [record] * count, [jit_modules] * count)
@@ -602,9 +619,69 @@ def _check_slice(
 _QUEUE = None
 
 
-def _share_queue(queue) -> None:
+def _start_worker(queue, parent: int) -> None:
+    """A pool worker: the shared queue, and an end when its parent ends."""
     global _QUEUE
     _QUEUE = queue
+    for number in (signal.SIGTERM, signal.SIGHUP):  # the parent's handlers came with the fork
+        signal.signal(number, signal.SIG_DFL)
+    _end_with_parent(parent)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker when its parent is gone, even by SIGKILL, which no handler sees: its
+    results would have nowhere to go, and writing them would block for ever. Linux sends the
+    signal itself (PR_SET_PDEATHSIG); elsewhere a thread looks twice a second."""
+    if sys.platform.startswith("linux"):
+        try:
+            asked = ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+        except (OSError, AttributeError):
+            asked = False
+        if asked:
+            if os.getppid() != parent:  # gone before the request was made
+                os._exit(1)
+            return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="msgraphlint-parent-watch", daemon=True).start()
+
+
+@contextmanager
+def _workers_end_with_this_process():
+    """The pool's workers end when this process is told to end (SIGTERM, SIGHUP) or stops on an
+    error or Ctrl-C: left alone they would check their slices for nobody, or block for ever
+    writing results nobody reads. Then the signal ends this process as it would have."""
+    before = set(multiprocessing.active_children())
+
+    def end_workers() -> None:
+        for worker in set(multiprocessing.active_children()) - before:
+            worker.kill()
+
+    def on_signal(number: int, frame) -> None:
+        end_workers()
+        signal.signal(number, previous.pop(number) or signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # where Python allows handlers
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, on_signal)
+    try:
+        yield
+    except BaseException:
+        end_workers()
+        raise
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler or signal.SIG_DFL)
 
 
 def _check_from_queue(

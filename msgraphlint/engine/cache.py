@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from ..version import __version__
+from ..knowledge import catalogue
 from ..knowledge.catalogue import Level
 from .findings import Finding
 from ..syntax.project import Project, outermost, walk_python_files
@@ -118,21 +119,21 @@ class ResultCache:
         self._stale, self._changed, self._same_tree = None, False, False
         self._tree_now, self._stamped = tree_stamp(outermost(list(project.scan_roots)),
                                                    lambda path: str(project.real_path(path)), listed)
+        self.results, self.units, self.reads, self._tree_then = {}, {}, [], None
         try:
             loaded = json.loads(self.file.read_text("utf-8"))
-            if not (isinstance(loaded, dict) and loaded.get("format") == FORMAT_VERSION):
-                return
+        except FileNotFoundError:
+            loaded = None
+        except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or nested too deep
+            loaded = {}
+        if loaded is not None and not valid_document(loaded):
+            self._changed = True  # not used, and written anew at the end of the run
+        elif loaded is not None:
             self.reads = [_hashable(item) for item in loaded["reads"]]
-            self.units = dict(loaded["units"])
-            self.results = dict(loaded["results"])
-            self._tree_then = loaded.get("tree")
+            self.units = loaded["units"]
+            self.results = loaded["results"]
+            self._tree_then = loaded["tree"]
             self._same_tree = bool(self._tree_now) and self._tree_then == self._tree_now
-            count = len(self.reads)
-            if not all(not reads or (min(reads) >= 0 and max(reads) < count)
-                       for reads in [*self.units.values(), *(e["reads"] for e in self.results.values())]):
-                raise ValueError("a read index out of range")
-        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
-            self.results, self.units, self.reads = {}, {}, []
         self._valid = [None] * len(self.reads)
 
     def lookup(self, path: Path, project: Project) -> list[Finding] | None:
@@ -140,19 +141,15 @@ class ResultCache:
         entry = self.results.get(os.path.abspath(path))
         if entry is None:
             return None
-        try:
-            real = str(project.real_path(path))
-            if not self._still(("file", real, entry["digest"]), project):
-                return None
-            if not self._all_still(entry["reads"], project):
-                return None
-            if real not in self.units or real in self._stale_units(project):
-                return None
-            findings = [finding_from(record) for record in entry["findings"]]
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None  # an entry from a damaged cache
+        real = str(project.real_path(path))
+        if not self._still(("file", real, entry["digest"]), project):
+            return None
+        if not self._all_still(entry["reads"], project):
+            return None
+        if real not in self.units or real in self._stale_units(project):
+            return None
         self.hits += 1
-        return findings
+        return [finding_from(record) for record in entry["findings"]]
 
     def _stale_units(self, project: Project) -> set[str]:
         """Units whose reads changed, and every module they import (transitively): a module's
@@ -293,6 +290,96 @@ def _gives_the_same(item: tuple, project: Project) -> bool:
         now = tuple(str(p) for p in project.importer_paths(Path(name)))
         answer = tuple(answer)
     return now == answer
+
+
+# ----- what a cache file must hold to be used ----------------------------------------------------
+
+
+def _text(value) -> bool:
+    return isinstance(value, str)
+
+
+def _position(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _flag(value) -> bool:
+    return isinstance(value, bool)
+
+
+def _optional(check):
+    return lambda value: value is None or check(value)
+
+
+def _list_of(check):
+    return lambda value: isinstance(value, list) and all(check(item) for item in value)
+
+
+_LEVELS = frozenset(level.value for level in Level)
+_texts = _list_of(_text)
+# finding_record's output, field by field: what finding_from and every later stage rely on.
+FINDING_FIELDS = {
+    "path": _text,
+    "rule_id": lambda value: isinstance(value, str) and value in _rule_ids(),
+    "message": _text,
+    "line": _position,
+    "column": _position,
+    "end_line": _position,
+    "end_column": _position,
+    "reached_from": _optional(_text),
+    "target": _optional(_text),
+    "target_line": _optional(_position),
+    "target_path": _optional(_text),
+    "level_override": _optional(lambda value: value in _LEVELS),
+    "advice_only": _flag,
+    "suppressed": _flag,
+    "args": _texts,
+    "case": _text,
+    "confirmation": _optional(_text),
+    "compiler_message": _optional(_text),
+    "evidence": _list_of(lambda pair: _texts(pair) and len(pair) == 2),
+    "fingerprint": _optional(_text),
+    "fix": lambda value: value is None,  # fixes are attached after the cache
+}
+
+
+@cache
+def _rule_ids() -> frozenset[str]:
+    return frozenset(known.id for known in catalogue.rules())
+
+
+def _valid_read(item) -> bool:
+    """("file", path, digest), ("lookup", dotted name, path or ""), ("importers", path, paths)."""
+    if not (isinstance(item, list) and len(item) == 3 and _text(item[1])):
+        return False
+    kind, _, answer = item
+    if kind == "importers":
+        return _texts(answer)
+    return kind in ("file", "lookup") and _text(answer)
+
+
+def _valid_finding(record) -> bool:
+    return (isinstance(record, dict) and record.keys() == FINDING_FIELDS.keys()
+            and all(check(record[name]) for name, check in FINDING_FIELDS.items()))
+
+
+def valid_document(document) -> bool:
+    """Whether a cache file read back holds what ``save`` writes, each value of the type its
+    reader expects: anything else (damaged, truncated, edited by hand) is not used at all, since
+    one bad value would fail the run far from here (a string line number fails the sort)."""
+    if not (isinstance(document, dict) and document.get("format") == FORMAT_VERSION):
+        return False
+    reads, units, results = document.get("reads"), document.get("units"), document.get("results")
+    if not (_list_of(_valid_read)(reads) and isinstance(units, dict) and isinstance(results, dict)
+            and _text(document.get("tree"))):
+        return False
+    indices = _list_of(lambda index: isinstance(index, int) and not isinstance(index, bool)
+                       and 0 <= index < len(reads))
+    return all(indices(unit) for unit in units.values()) and all(
+        isinstance(entry, dict) and entry.keys() == {"digest", "reads", "findings"}
+        and _text(entry["digest"]) and indices(entry["reads"])
+        and _list_of(_valid_finding)(entry["findings"])
+        for entry in results.values())
 
 
 def write_json_atomically(target: Path, document, **dump_options) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import stat
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from ..knowledge.mindspore import PARAMETER_CLASSES
 from .qualnames import ImportTable, resolve_relative
-from .source import SourceFile, content_digest, decode, read_source, split_lines
+from .source import SourceFile, content_digest, decode, os_error_reason, read_source, split_lines
 
 SKIPPED_DIRS = frozenset(
     {
@@ -51,24 +52,51 @@ def is_skipped_dir(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIRS or name.endswith(".egg-info")
 
 
-def walk_python_files(root: Path) -> list[Path]:
-    """*.py files below root, skipping hidden folders, virtual environments and build output."""
-    if root.is_file():
-        return [root]
+def walk_python_files(root: Path, unreadable: list[tuple[Path, str]] | None = None) -> list[Path]:
+    """*.py files below root, skipping hidden folders, virtual environments and build output.
+
+    A folder that cannot be read (permissions, a vanished mount) is left out and the walk goes
+    on: ``unreadable`` is given (the path, why) for each, for a caller that reports them."""
+    problems = unreadable if unreadable is not None else []
+
+    def unlisted(folder: str, error: OSError) -> None:
+        reason = f"{os_error_reason(error)}; it is a folder, and nothing in it was checked"
+        problems.append((Path(folder), reason))
+
+    try:
+        mode = os.stat(root).st_mode
+    except OSError as error:
+        problems.append((root, os_error_reason(error)))
+        return []
+    if not stat.S_ISDIR(mode):
+        return [root] if stat.S_ISREG(mode) else []
     found: list[Path] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not is_skipped_dir(d) and not (Path(folder, d, "pyvenv.cfg")).exists()
-        )
+    for folder, dirs, files in os.walk(root, onerror=lambda error: unlisted(error.filename, error)):
+        kept = []
+        for name in sorted(dirs):
+            below = os.path.join(folder, name)
+            if is_skipped_dir(name) or os.path.islink(below):  # os.walk follows no links
+                continue
+            try:
+                os.stat(os.path.join(below, "pyvenv.cfg"))  # a virtual environment
+            except FileNotFoundError:
+                kept.append(name)
+            except OSError as error:
+                unlisted(below, error)
+        dirs[:] = kept
         found.extend(Path(folder, f) for f in sorted(files) if f.endswith((".py", ".pyi")))
     return found
 
 
+def resolve_path(path: Path) -> Path:
+    """``path.resolve()``, except that a symbolic link loop stays unresolved instead of raising
+    (Python 3.11's pathlib raises RuntimeError): reading the path then reports the loop."""
+    return Path(os.path.realpath(path))
+
+
 def module_name_for(path: Path) -> tuple[str, bool, Path]:
     """(dotted module name, is a package, the folder the name is relative to)."""
-    path = path.resolve()
+    path = resolve_path(path)
     is_package = path.stem == "__init__"
     package, root = _package_of(path.parent)
     parts = [*package, *([] if is_package else [path.stem])]
@@ -79,7 +107,7 @@ def module_name_for(path: Path) -> tuple[str, bool, Path]:
 def _package_of(folder: Path) -> tuple[tuple[str, ...], Path]:
     """(the package names from the root down to ``folder``, the root): one climb per folder for
     the run, not one per file and question (importer lookups ask it of every importer)."""
-    if not (folder / "__init__.py").exists() or folder.parent == folder:
+    if not os.path.exists(folder / "__init__.py") or folder.parent == folder:
         return (), folder
     above, root = _package_of(folder.parent)
     return (*above, folder.name), root
@@ -89,10 +117,11 @@ def project_root_for(path: Path) -> Path:
     """The nearest folder with a project marker; never above a Python installation: checking
     the standard library or an installed package must not scan every Python on the machine
     (pyenv keeps them all under one git checkout)."""
-    path = path.resolve()
-    start = path if path.is_dir() else path.parent
+    path = resolve_path(path)
+    # os.path's tests, not Path's: a folder we may not read is no project, never an error
+    start = path if os.path.isdir(path) else path.parent
     for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+        if any(os.path.exists(folder / marker) for marker in PROJECT_MARKERS):
             return folder
         if is_installation_boundary(folder):
             return start
@@ -103,7 +132,7 @@ def is_installation_boundary(folder: Path) -> bool:
     """site-packages, a virtual environment, or a standard library folder (lib/python3.X)."""
     return (
         folder.name in ("site-packages", "dist-packages")
-        or (folder / "pyvenv.cfg").exists()
+        or os.path.exists(folder / "pyvenv.cfg")
         or (folder.parent.name in ("lib", "lib64") and re.fullmatch(r"python\d[\d.]*", folder.name) is not None)
     )
 
@@ -652,7 +681,7 @@ class Project:
 
     def add_project_of(self, path: Path) -> None:
         """Search and scan the project (nearest pyproject.toml, setup.py or .git) holding path."""
-        folder = path if path.is_dir() else path.parent
+        folder = path if os.path.isdir(path) else path.parent
         if folder not in self._project_roots:  # one climb per folder, not per file
             self._project_roots[folder] = project_root_for(folder)
         root = self._project_roots[folder]
@@ -671,7 +700,7 @@ class Project:
         if found is None:
             parent = path.parent
             if parent == path or path.name in ("", ".", "..") or os.path.islink(path):
-                found = path.resolve()
+                found = resolve_path(path)
             else:
                 found = self.real_path(parent) / path.name
             self._resolved[path] = found
@@ -896,7 +925,7 @@ def scan_project(root: Path) -> ProjectText:
             raw = path.read_bytes()
         except OSError:
             continue
-        reads.add(("file", str(path.resolve()), content_digest(raw).hex()))
+        reads.add(("file", str(resolve_path(path)), content_digest(raw).hex()))
         sets.update(external_sets(raw))
         for match in _CLASS_LINE.finditer(raw):
             for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):

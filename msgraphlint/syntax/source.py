@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import errno
 import hashlib
 import re
 import io
@@ -131,13 +132,20 @@ def parse(text: str, path: Path) -> tuple[ast.Module | None, SourceProblem | Non
         return None, SourceProblem("syntax-error", line, column, reason)
 
 
+def os_error_reason(error: OSError) -> str:
+    """Why a path cannot be read, in a user's words."""
+    if error.errno == errno.ELOOP:
+        return "a symbolic link loop (it never reaches a file)"
+    return error.strerror or str(error)
+
+
 def read_source(path: Path, raw: bytes | None = None) -> SourceFile:
     """Read and parse ``path`` (or ``raw``, e.g. an editor's unsaved buffer)."""
     if raw is None:
         try:
             raw = path.read_bytes()
         except OSError as error:
-            reason = error.strerror or str(error)
+            reason = os_error_reason(error)
             return SourceFile(path, None, None, [SourceProblem("unreadable-file", 1, 0, reason)])
     text, problems = decode(raw)
     if text is None:
