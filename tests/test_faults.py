@@ -349,12 +349,21 @@ def alive(processes: list[psutil.Process]) -> list[int]:
     return living
 
 
+def kill(processes: list[psutil.Process]) -> None:
+    for process in processes:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL, signal.SIGHUP, signal.SIGINT],
                          ids=lambda number: signal.Signals(number).name)
 def test_a_signal_to_the_cli_ends_its_workers_within_a_second(big_folder, tmp_path, number):
     command = [sys.executable, "-m", "msgraphlint.cli", "check", "--jobs", "2", "--no-cache", "."]
     cli = subprocess.Popen(command, cwd=big_folder, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, env={**os.environ, "MSGRAPHLINT_CACHE_DIR": str(tmp_path)})
+    workers: list[psutil.Process] = []
     try:
         parent = psutil.Process(cli.pid)
         deadline = time.monotonic() + 60
@@ -371,14 +380,13 @@ def test_a_signal_to_the_cli_ends_its_workers_within_a_second(big_folder, tmp_pa
         time.sleep(max(0.0, sent + 1.5 - time.monotonic()))
         assert alive(workers) == []
         assert "Traceback" not in cli.stderr.read().decode()
-    finally:
-        for process in [cli, *(psutil.Process(cli.pid).children(recursive=True)
-                               if cli.poll() is None else [])]:
-            process.kill()
+    finally:  # nothing left behind when the test fails
+        cli.kill()
         cli.wait()
+        kill(workers)
 
 
-def test_a_worker_without_prctl_notices_its_parent_is_gone(tmp_path):
+def test_a_worker_without_prctl_notices_its_parent_is_gone():
     """The fallback where PR_SET_PDEATHSIG is not there (not Linux): a thread that watches."""
     script = textwrap.dedent(
         """
@@ -396,8 +404,8 @@ def test_a_worker_without_prctl_notices_its_parent_is_gone(tmp_path):
         """
     )
     middle = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    worker = psutil.Process(int(middle.stdout.readline()))
     try:
-        worker = psutil.Process(int(middle.stdout.readline()))
         time.sleep(0.3)
         assert alive([worker]) == [worker.pid]
         middle.kill()
@@ -406,9 +414,8 @@ def test_a_worker_without_prctl_notices_its_parent_is_gone(tmp_path):
         assert alive([worker]) == []
     finally:
         middle.kill()
-        for process in psutil.Process().children(recursive=True):
-            if process.pid != middle.pid:
-                process.kill()
+        middle.wait()
+        kill([worker])
 
 
 def _stuck_or_failing(*args):
@@ -435,4 +442,7 @@ def test_workers_end_when_the_analysis_stops_on_an_error(tmp_path, monkeypatch):
     assert time.monotonic() - started < 10, "the stuck worker should not be waited for"
     time.sleep(1.0)
     workers = [process for process in psutil.Process().children() if process.pid not in before]
-    assert alive(workers) == []
+    try:
+        assert alive(workers) == []
+    finally:
+        kill(workers)
