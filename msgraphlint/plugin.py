@@ -18,7 +18,7 @@ from pylint.constants import WarningScope
 from pylint.interfaces import HIGH
 
 from .knowledge import catalogue
-from .engine.analyze import Engine, Family, collector_paused
+from .engine.analyze import Engine, Family
 from .knowledge.catalogue import Level, Severity
 from .config import ConfigError, environment_level, find_pyproject, from_pyproject
 from .checkers import FAMILIES
@@ -58,8 +58,10 @@ class _SharedAnalysis:
         self._engines: dict[Path | None, Engine] = {}
         self._key: tuple | None = None
         self._findings: list[Finding] = []
-        self._frozen = False
-        self._host_froze = False
+        self._analysed = 0  # modules analysed in this pylint run
+        self._host_froze = False  # objects were frozen before this run: left to the host
+        self._frozen = False  # this run froze what was alive
+        self._collect_on_release = False  # not after the process's first run (see release)
 
     def findings(self, module_node) -> list[Finding]:
         path = Path(module_node.file) if module_node.file else Path(f"{module_node.name}.py")
@@ -69,14 +71,25 @@ class _SharedAnalysis:
         if key != self._key:
             engine = self.engine_for(path)
             self._key = key
-            # What the analysis keeps (syntax trees, answers) lives for the run: out of the cycle
-            # collector's sight, or each of pylint's collections walks all of it again. What is
-            # alive then (pylint's trees too) stays frozen until the run ends (``release``).
-            if not self._frozen and gc.get_freeze_count():
-                self._host_froze = True  # the host froze objects of its own: leave them frozen
-            with collector_paused():
+            if not self._analysed:
+                self._host_froze = bool(gc.get_freeze_count())
+            # From a run's second module on, what the analysis keeps (syntax trees, answers) is
+            # frozen with everything alive (pylint's trees too) until the run ends: out of the
+            # collector's sight, or each of pylint's collections walks all of it again. A run of
+            # one module (an editor linting its buffer) freezes nothing, so the collector frees
+            # the buffers it replaced as in any long-lived process.
+            freeze = self._analysed > 0 and not self._host_froze
+            was_enabled = gc.isenabled()
+            gc.disable()
+            try:
                 self._findings = check_buffer(engine, path, raw)
-            self._frozen = True
+            finally:
+                if freeze:
+                    gc.freeze()
+                    self._frozen = True
+                if was_enabled:
+                    gc.enable()
+            self._analysed += 1
         return self._findings
 
     def engine_for(self, path: Path) -> Engine:
@@ -93,11 +106,16 @@ class _SharedAnalysis:
         return self._engines[pyproject]
 
     def release(self) -> None:
-        """Hand what was frozen back to the collector: a process that lints again (an editor's
-        server) must not keep the garbage of every run."""
-        if self._frozen and not self._host_froze:
-            gc.unfreeze()  # process-wide: only when nothing was frozen before the plugin
-        self._frozen = False
+        """Hand what was frozen back to the collector when the run ends. Unfrozen objects reach
+        the oldest generation without counting towards its next collection, so a process that
+        lints again (an editor's pylint server) collects them here, or it would keep the garbage
+        of every run. A process's first run is spared that (the pylint command exits now)."""
+        if self._frozen:
+            gc.unfreeze()
+            if self._collect_on_release:
+                gc.collect()
+            self._collect_on_release = True
+        self._analysed, self._frozen = 0, False
 
 
 SHARED = _SharedAnalysis()

@@ -452,23 +452,46 @@ class Engine:
         )
 
 
+# Whether this process's first batch has ended (and froze what it built); pool workers start
+# afresh, whatever the process that forked them did.
+_first_batch_done = False
+
+
 @contextmanager
 def collector_paused():
     """Python's cycle collector off while a batch of files is checked: every collection of the
     oldest generation walks all the syntax trees kept for the run (millions of nodes, none of
     them garbage), which cost about a third of a whole-project run. The analysis makes next to no
-    reference cycles; the collector is back on, as it was, afterwards."""
+    reference cycles; the collector is back on, as it was, afterwards.
+
+    The first batch of a process (the CLI's only one) ends by freezing what it built, which lives
+    as long as the run. A process that analyses again (the language server, --fix passes) must get
+    its memory back: frozen objects are never collected, and each batch would freeze the garbage
+    of the buffers it replaced. So a later batch hands the first's objects back and freezes
+    nothing; the collector, back on, frees what the edits left behind as it goes."""
+    global _first_batch_done
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        # What the batch built lives as long as the run (trees, answers): moved out of the
-        # collector's sight, or the first allocation after re-enabling it would walk all of it
-        # (about a second on the model suites, in every process).
-        gc.freeze()
+        if not _first_batch_done:
+            # Out of the collector's sight, or the first allocation after re-enabling it would
+            # walk all of it (about a second on the model suites, in every process).
+            gc.freeze()
+            _first_batch_done = True
+        else:
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+def _forget_batches() -> None:
+    global _first_batch_done
+    _first_batch_done = False
+
+
+os.register_at_fork(after_in_child=_forget_batches)
 
 
 # Below this many files per process, starting the processes costs more than it saves.
