@@ -393,6 +393,78 @@ async def test_fix_all_is_idempotent(client, tmp_path):
     assert await actions(client, path, whole, only=[FIX_ALL]) == []
 
 
+async def test_a_buffer_that_does_not_parse_shows_the_parsers_error_and_keeps_the_last_findings(
+        client, tmp_path):
+    path = project(tmp_path, BAD)
+    (kept,) = await open_buffer(client, path)
+    broken = BAD.replace("x > 0, x, 0", "x > 0 x, 0")
+    with pytest.raises(SyntaxError) as parser:
+        ast.parse(broken)
+    error, old = await replace_buffer(client, path, broken, 2)
+    assert error.code == "E8700:syntax-error"
+    assert error.message == parser.value.msg == "invalid syntax. Perhaps you forgot a comma?"
+    assert (error.range.start.line, error.range.start.character,
+            error.range.end.line, error.range.end.character) == \
+        (parser.value.lineno - 1, parser.value.offset - 1,
+         parser.value.end_lineno - 1, parser.value.end_offset - 1)
+    # The findings of the last text that parsed stay, said to be that, until it parses again.
+    assert old.code == kept.code and old.range == kept.range
+    assert old.message == f"{kept.message} [from the last version that parsed]"
+    assert old.data["stale"] is True and "stale" not in kept.data
+    again = await replace_buffer(client, path, BAD, 3)
+    assert [(d.code, d.message) for d in again] == [(kept.code, kept.message)]
+    # Nothing that parsed before: the parser's error alone; where it gives no end, one character.
+    other = project(tmp_path, GOOD, "other.py")
+    (only,) = await open_buffer(client, other, "x = 1\ny = f(x,\n")
+    assert only.message == "'(' was never closed"
+    assert (only.range.start.line, only.range.start.character, only.range.end.line,
+            only.range.end.character) == (1, 5, 1, 6)
+
+
+def lsp_messages(stream: bytes) -> list[dict]:
+    bodies = re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", stream)
+    return [json.loads(body) for body in bodies if body]
+
+
+def test_every_request_is_answered_and_bad_input_gives_no_traceback(tmp_path):
+    """Written to the server's stdin as raw JSON-RPC: a client library would refuse to send it."""
+    path = project(tmp_path, BAD)
+    document = {"uri": path.as_uri()}
+    hover = "textDocument/hover"
+    sent = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"id": 2, "method": hover, "params": {"textDocument": document}},  # no position
+        {"id": 3, "method": hover, "params": {"textDocument": document,
+                                              "position": {"line": "one", "character": 0}}},
+        {"id": 4, "method": hover, "params": None},
+        {"method": "textDocument/didOpen", "params": {"textDocument": document}},  # no text
+        "{not json",
+        {"id": 5, "method": "msgraphlint/nothing"},  # no such method, and no params
+        {"id": 6, "method": hover, "params": {"textDocument": document,
+                                              "position": {"line": 0, "character": 0}}},
+        {"id": 7, "method": "shutdown"},
+        {"id": 8, "method": hover, "params": {"textDocument": document,
+                                              "position": {"line": 0, "character": 0}}},
+        {"method": "exit"},
+    ]
+    bodies = [message.encode() if isinstance(message, str)
+              else json.dumps({"jsonrpc": "2.0", **message}).encode() for message in sent]
+    stdin = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in bodies)
+    done = subprocess.run(SERVER, input=stdin, capture_output=True, timeout=120)
+    received = lsp_messages(done.stdout)
+    answers = [(m.get("id"), m["error"]["code"] if "error" in m else None)
+               for m in received if "method" not in m]
+    assert answers == [(1, None), (2, -32602), (3, -32602), (4, -32602), (None, -32700),
+                       (5, -32601), (6, None), (7, None), (8, -32600)]
+    errors = {m.get("id"): m["error"]["message"] for m in received if "error" in m}
+    assert "position" in errors[2] and "line" in errors[3]
+    logged = " ".join(m["params"]["message"] for m in received
+                      if m.get("method") == "window/logMessage")
+    assert "textDocument/didOpen: invalid params" in logged
+    assert not [m for m in received if m.get("method") == "window/showMessage"]
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+
 # ----- hover ---------------------------------------------------------------------------------------
 
 async def test_hover_shows_the_rules_page(client, tmp_path):

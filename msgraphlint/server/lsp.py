@@ -10,12 +10,19 @@ takes the server down.
 from __future__ import annotations
 
 import asyncio
+import logging
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from cattrs import ClassValidationError, transform_error
 from lsprotocol import types
+from pygls.exceptions import (
+    FeatureRequestError, JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+    JsonRpcParseError,
+)
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..docgen import rule_page
@@ -30,6 +37,7 @@ from .session import (
 
 DEBOUNCE_SECONDS = 0.1  # after the last keystroke; the analysis of a 1,000-line file takes ~0.1 s
 SOURCE = "msgraphlint"
+STALE_NOTE = "[from the last version that parsed]"
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.msgraphlint"
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -38,18 +46,61 @@ SEVERITIES = {
 }
 
 
+_ANSWERED = object()  # a message already answered (or logged) that has nothing more to do
+
+
+class GraphLintProtocol(LanguageServerProtocol):
+    """pygls drops a message whose params its types do not admit (a hover without a position),
+    with a traceback on stderr, and the client waits for ever: a request gets the JSON-RPC error
+    instead, a notification a log message."""
+
+    def structure_message(self, data: dict):
+        method = data.get("method")
+        message_type = self.get_message_type(method) if "jsonrpc" in data and \
+            isinstance(method, str) else None
+        if message_type is None:  # an object inside a message, a response, or an unknown method
+            if "jsonrpc" in data and "method" in data and "params" not in data:
+                data = {**data, "params": None}  # optional in JSON-RPC; pygls requires it
+            return super().structure_message(data)
+        try:
+            return self._converter.structure(data, message_type)
+        except Exception as error:  # noqa: BLE001 - what the client sent, not our failure
+            problems = transform_error(error) if isinstance(error, ClassValidationError) \
+                else [str(error)]
+            problem = f"{method}: invalid params: {'; '.join(problems)}"
+            if "id" in data:
+                self._send_response(data["id"], error=JsonRpcInvalidParams(problem)
+                                    .to_response_error())
+            else:
+                self._server.log(types.MessageType.Error, f"{problem} (ignored)")
+            return _ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is _ANSWERED:
+            return
+        if self._shutdown and getattr(message, "method", "") != types.EXIT and \
+                getattr(message, "id", None) is not None and hasattr(message, "method"):
+            # pygls ignores a request after shutdown; the protocol says it fails.
+            self._send_response(message.id, error=JsonRpcInvalidRequest(
+                "the server is shutting down").to_response_error())
+            return
+        super().handle_message(message)
+
+
 class GraphLintServer(LanguageServer):
     def __init__(self) -> None:
         # Whole texts: pygls applies increments with str.splitlines, which breaks lines at form
         # feeds and other characters the protocol does not, and its copy would drift.
         super().__init__("msgraphlint", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Full)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Full,
+                         protocol_cls=GraphLintProtocol)
         self.session = Session()
         self.reports: dict[str, tuple[int | None, FileReport]] = {}  # uri -> (version, report)
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._config_problems_shown: set[str] = set()
         self._not_files_logged: set[str] = set()
         self._analysed: dict[str, int] = {}  # uri -> the version last analysed
+        self._last_parsed: dict[str, FileReport] = {}  # uri -> its last text's that parsed
 
     # ----- settings -------------------------------------------------------------------------
 
@@ -108,9 +159,15 @@ class GraphLintServer(LanguageServer):
             for other in list(self.reports):
                 if other != uri:
                     self.reports[other] = (None, self.reports[other][1])
+        diagnostics = [self.diagnostic(report, finding) for finding in report.findings]
+        if report.parses:
+            self._last_parsed[uri] = report
+        elif (last := self._last_parsed.get(uri)) is not None:
+            # Half-typed code hides nothing: the findings of the last text that parsed stay, marked,
+            # until the buffer parses again.
+            diagnostics += [self.diagnostic(last, finding, stale=True) for finding in last.findings]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version,
-            diagnostics=[self.diagnostic(report, finding) for finding in report.findings]))
+            uri=uri, version=document.version, diagnostics=diagnostics))
         return report
 
     def publish_later(self, uri: str) -> None:
@@ -141,7 +198,9 @@ class GraphLintServer(LanguageServer):
 
     # ----- from findings to the protocol ----------------------------------------------------
 
-    def diagnostic(self, report: FileReport, finding: Finding) -> types.Diagnostic:
+    def diagnostic(self, report: FileReport, finding: Finding,
+                   stale: bool = False) -> types.Diagnostic:
+        """``stale``: a finding of the last text that parsed, shown while the buffer does not."""
         rule = finding.rule
         severity = finding.severity(report.config.level, report.config.device)
         related = None
@@ -151,18 +210,37 @@ class GraphLintServer(LanguageServer):
                                                      types.Position(finding.target_line - 1, 0)))
             related = [types.DiagnosticRelatedInformation(
                 location=where, message=f"{finding.reached_from}: {finding.target} is compiled here")]
+        where = self.range(report.lines, finding.line, finding.column, finding.end_line,
+                           finding.end_column)
+        message = finding.message
+        if rule.symbol == "syntax-error" and report.syntax_error is not None:
+            where = self.syntax_range(report.lines, report.syntax_error)
+            message = report.syntax_error.msg  # the parser's own words
+        data = {"id": rule.id, "symbol": rule.symbol,
+                "fix": finding.fix.applicability if finding.fix else None}
+        if stale:
+            message = f"{message} {STALE_NOTE}"
+            data["stale"] = True
         return types.Diagnostic(
-            range=self.range(report.lines, finding.line, finding.column, finding.end_line,
-                             finding.end_column),
-            message=finding.message,
+            range=where,
+            message=message,
             severity=SEVERITIES[severity],
             code=f"{rule.id}:{rule.symbol}",
             code_description=types.CodeDescription(href=rule.help_uri),
             source=SOURCE,
             related_information=related,
-            data={"id": rule.id, "symbol": rule.symbol, "fix": finding.fix.applicability
-                  if finding.fix else None},
+            data=data,
         )
+
+    def syntax_range(self, lines: list[str], error: SyntaxError) -> types.Range:
+        """Where the parser says the error is: from its offset to its end when it gives one,
+        else the character at the offset (offsets are 1-based characters)."""
+        line = min(max(error.lineno or 1, 1), max(len(lines), 1))
+        column = max(error.offset or 1, 1)
+        end_line, end_column = error.end_lineno or line, error.end_offset or 0
+        if (end_line, end_column) <= (line, column):
+            end_line, end_column = line, column + 1
+        return self.range(lines, line, column, end_line, end_column)
 
     def range(self, lines: list[str], line: int, column: int, end_line: int,
               end_column: int) -> types.Range:
@@ -180,6 +258,16 @@ class GraphLintServer(LanguageServer):
     def text_edit(self, lines: list[str], edit: Edit) -> types.TextEdit:
         return types.TextEdit(range=self.range(lines, edit.line, edit.column, edit.end_line,
                                                edit.end_column), new_text=edit.content)
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls's own errors (a message that is not JSON) go to the log, not to a pop-up; a
+        message that is not JSON gets the JSON-RPC parse error, as the protocol asks."""
+        if source is FeatureRequestError:
+            return  # answered with the error already
+        if isinstance(error, ValueError) and not isinstance(error, JsonRpcException):
+            self.protocol._send_response(None, error=JsonRpcParseError(
+                f"not a JSON-RPC message: {error}").to_response_error())
+        self.log(types.MessageType.Error, f"{type(error).__name__}: {error}")
 
     def log(self, kind: types.MessageType, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=f"msgraphlint: {message}"))
@@ -265,6 +353,7 @@ def did_close(ls: GraphLintServer, params: types.DidCloseTextDocumentParams) -> 
         pending.cancel()
     ls.reports.pop(uri, None)
     ls._analysed.pop(uri, None)
+    ls._last_parsed.pop(uri, None)
     if (path := path_of(uri)) is not None:
         ls.session.close(path)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -402,5 +491,17 @@ def hover(ls: GraphLintServer, params: types.HoverParams) -> types.Hover | None:
                        found[0].end_column))
 
 
+class _WithoutTraceback(logging.Formatter):
+    def formatException(self, exc_info) -> str:
+        return ""
+
+
 def serve() -> None:
+    # pygls logs what it cannot read with a traceback on stderr (the editor's output panel): one
+    # line is enough, the client is told in the log (report_server_error).
+    handler = logging.StreamHandler()
+    handler.setFormatter(_WithoutTraceback("msgraphlint server: %(message)s"))
+    pygls_log = logging.getLogger("pygls")
+    pygls_log.addHandler(handler)
+    pygls_log.propagate = False
     server.start_io()

@@ -17,6 +17,7 @@ import io
 import os
 import re
 import tokenize
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -119,6 +120,8 @@ class FileReport:
     config: Config
     internal_errors: list[str] = field(default_factory=list)
     config_problem: str | None = None  # what is wrong with its pyproject.toml, if anything
+    syntax_error: SyntaxError | None = None  # the parser's, when the text does not parse
+    parses: bool = True  # False for a text that does not parse (or cannot be decoded)
 
     @property
     def lines(self) -> list[str]:
@@ -213,8 +216,10 @@ class Session:
         checked = engine.check_files([path], {path: raw} if raw is not None else None)
         findings = [f for f in attach_fixes(select(checked.findings, config), engine)
                     if not f.suppressed and f.path == path]
-        return FileReport(path, engine.project.source(path).text or "", findings, config,
-                          checked.internal_errors, problem)
+        source = engine.project.source(path)
+        broken = syntax_error(source.text) if source.tree is None and source.text else None
+        return FileReport(path, source.text or "", findings, config, checked.internal_errors,
+                          problem, broken, source.tree is not None)
 
     def fix_all(self, path: Path) -> str | None:
         """The buffer with every safe fix applied as ``msgraphlint check --fix`` applies them;
@@ -247,6 +252,20 @@ def encoded(text: str) -> bytes:
         return text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
     except (SyntaxError, LookupError, UnicodeError):
         return text.encode("utf-8", "surrogatepass")
+
+
+def syntax_error(text: str) -> SyntaxError | None:
+    """The error Python's parser reports first for ``text`` (with its end, which the engine's
+    finding does not keep), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return error
+    except (ValueError, RecursionError, MemoryError):  # NUL bytes, or too deep: the engine says
+        return None
+    return None
 
 
 def _modified(path: Path | None) -> float:
