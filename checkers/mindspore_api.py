@@ -14,30 +14,34 @@ does at each level is in msgraphlint/knowledge/rules/mindspore_api.toml.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import cache
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.knowledge.api_snapshot import load, module_keys
-from msgraphlint.knowledge.mindspore import is_mindspore_name
+from msgraphlint.knowledge.api_snapshot import load, module_keys, versions
+from msgraphlint.knowledge.catalogue import replacement_table
+from msgraphlint.knowledge.mindspore import is_mindspore_name, uncompilable_function
 
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"
+UNCOMPILABLE_INSTEAD = "the function its deprecation notice names, or call it outside compiled code"
 POSITIONAL = ("positional_only", "positional_or_keyword")
 NAMED = ("positional_or_keyword", "keyword_only")
 
 
 @cache
-def api() -> tuple[dict[str, dict], str]:
-    """Module tables of the snapshot (Tensor's left out: its methods dispatch on overloads)."""
-    snapshot = load()
+def api(version: str) -> tuple[dict[str, dict], str]:
+    """Module tables of a release's snapshot (Tensor's is bound apart: its methods dispatch on
+    overloads), and the version it was read from."""
+    snapshot = load(version)
     tables = {key: snapshot[key] for key in module_keys(snapshot) if key != "mindspore.Tensor"}
     return tables, snapshot["mindspore_version"]
 
 
-def lookup(qualified: str) -> tuple[str, str, dict | None] | None:
+def lookup(qualified: str, version: str) -> tuple[str, str, dict | None] | None:
     """(module, member, entry or None when missing) for a qualified name one member below a
     module of the snapshot; None for anything the snapshot does not cover."""
     module, _, member = qualified.rpartition(".")
-    tables, _ = api()
+    tables, _ = api(version)
     table = tables.get(module)
     if table is None or not member or member.startswith("_"):
         return None
@@ -53,19 +57,27 @@ class MindsporeApiFamily(Family):
         qualified = ctx.qualify(node)
         if qualified is None or not is_mindspore_name(qualified):
             return
-        found = lookup(qualified)
+        found = lookup(qualified, ctx.engine.target_version)
         if found is not None and found[2] is None and not guarded_by_hasattr(node, ctx):
             module, member, _ = found
-            ctx.report("mindspore-name-missing", node, ast.unparse(node), member, module, version(),
-                       NAME_INSTEAD % version())
+            release = version(ctx)
+            history = across_releases(lambda v: _has_name(qualified, v), "has it")
+            ctx.report("mindspore-name-missing", node, ast.unparse(node), member, module, release,
+                       history, NAME_INSTEAD % release)
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if not names_mindspore(node.func, ctx):
+            if node.func.__class__ is ast.Attribute:
+                self.bind_tensor_method(node, node.func, ctx)
             return
         qualified = ctx.qualify(node.func)
         if qualified is None or not is_mindspore_name(qualified):
             return
-        found = lookup(qualified)
+        uncompilable = uncompilable_function(qualified)
+        if uncompilable is not None:
+            ctx.report("uncompilable-mindspore-function", node, ast.unparse(node.func), qualified,
+                       uncompilable[1], UNCOMPILABLE_INSTEAD)
+        found = lookup(qualified, ctx.engine.target_version)
         if found is None or found[2] is None or "params" not in found[2]:
             return
         module, member, entry = found
@@ -73,8 +85,122 @@ class MindsporeApiFamily(Family):
         if problem is not None:
             spelled = f"{module}.{member}"
             names = ", ".join(p[0] for p in entry["params"] if p[1] in (*POSITIONAL, "keyword_only"))
+            history = across_releases(lambda v: _function_takes(node, qualified, v), "takes the call")
             ctx.report("mindspore-call-mismatch", node, ast.unparse(node.func), spelled, problem,
-                       version(), names or "no arguments")
+                       version(ctx), names or "no arguments", history)
+
+
+    def bind_tensor_method(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
+        """``x.repeat(3, axis=0)`` where the model knows ``x`` is a tensor: bound against every
+        calling form the target release gives the method; reported when none takes the call."""
+        forms = tensor_method_forms(func.attr, ctx.engine.target_version)
+        if not forms or not ctx.kinds.is_tensor(func.value):
+            return
+        problems = [binding_problem(node, form) for form in forms]
+        if any(problem is None for problem in problems):
+            return
+        spelled = ast.unparse(node)
+        receiver = ast.unparse(func.value)
+        calling = "; ".join(dict.fromkeys(f"Tensor.{func.attr}({spell_form(form)})" for form in forms))
+        problem = problems[0] if len(forms) == 1 else "matches none of its forms"
+        history = across_releases(lambda v: _tensor_method_takes(node, func.attr, v), "takes the call")
+        ctx.report("tensor-method-mismatch", node, spelled, func.attr, problem, version(ctx),
+                   calling, history, tensor_method_instead(func.attr, node, receiver))
+
+
+def across_releases(accepts: Callable[[str], bool | None], verb: str) -> str:
+    """Which releases with a snapshot accept what the target rejects, for an upgrade report:
+    "; 2.7 takes the call, 2.8 to 2.10 do not"; empty when every release that can say rejects
+    it. ``accepts`` answers None for a release that cannot say (a signature it does not list)."""
+    answers = [(release, accepts(release)) for release in versions()]
+    taking = [release for release, answer in answers if answer]
+    refusing = [release for release, answer in answers if answer is False]
+    if not taking:
+        return ""
+    refuse = "does not" if len(refusing) == 1 else "do not"
+    return f"; {_span(taking)} {verb if len(taking) == 1 else _plural(verb)}, {_span(refusing)} {refuse}"
+
+
+def _span(releases: list[str]) -> str:
+    """2.7, 2.8, 2.9 -> "2.7 to 2.9" when they are consecutive snapshots."""
+    known = list(versions())
+    positions = [known.index(release) for release in releases]
+    if len(releases) > 2 and positions == list(range(positions[0], positions[-1] + 1)):
+        return f"{releases[0]} to {releases[-1]}"
+    return ", ".join(releases)
+
+
+def _plural(verb: str) -> str:
+    first, _, rest = verb.partition(" ")
+    return {"has": "have", "takes": "take"}.get(first, first) + (f" {rest}" if rest else "")
+
+
+def _has_name(qualified: str, release: str) -> bool | None:
+    found = lookup(qualified, release)
+    return None if found is None else found[2] is not None
+
+
+def _function_takes(call: ast.Call, qualified: str, release: str) -> bool | None:
+    found = lookup(qualified, release)
+    if found is None:
+        return None
+    entry = found[2]
+    if entry is None:
+        return False
+    return None if "params" not in entry else binding_problem(call, entry["params"]) is None
+
+
+def _tensor_method_takes(call: ast.Call, name: str, release: str) -> bool | None:
+    forms = tensor_method_forms(name, release)
+    if not forms:
+        return False if tensor_method_table(release).get(name) is None else None
+    return any(binding_problem(call, form) is None for form in forms)
+
+
+@cache
+def tensor_method_table(version: str) -> dict[str, dict]:
+    return load(version)["mindspore.Tensor"]
+
+
+def tensor_method_forms(name: str, version: str) -> list[list]:
+    """The calling forms (parameter lists) a release gives a Tensor method; empty when not
+    known (a C++ method no probe could read, a property, no such method)."""
+    entry = tensor_method_table(version).get(name)
+    if entry is None or entry["kind"] != "function":
+        return []
+    if "overloads" in entry:
+        return entry["overloads"]
+    return [entry["params"]] if "params" in entry else []
+
+
+def spell_form(params: list) -> str:
+    """A calling form as Python would write it: ``dim=None, keepdim=False, *, dtype=None``."""
+    words, keyword_only_marked = [], False
+    for param in params:
+        name, kind, has_default = param[0], param[1], param[2]
+        if kind == "keyword_only" and not keyword_only_marked:
+            words.append("*")
+            keyword_only_marked = True
+        if kind == "var_positional":
+            words.append(f"*{name}")
+            keyword_only_marked = True
+        elif kind == "var_keyword":
+            words.append(f"**{name}")
+        else:
+            words.append(f"{name}=..." if has_default else name)
+    return ", ".join(words)
+
+
+def tensor_method_instead(name: str, node: ast.Call, receiver: str) -> str:
+    """What to write instead: the replacement the knowledge layer names for a ported spelling
+    (``x.repeat(n, axis=d)`` -> ``x.repeat_interleave(n, dim=d)``), else the forms' own words."""
+    table = replacement_table("tensor-method")
+    keywords = {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg}
+    replacement = table["names"].get(f"{name}:{','.join(sorted(keywords))}")
+    if replacement is None:
+        return table["default"]
+    return replacement.format(receiver=receiver, args=", ".join(ast.unparse(a) for a in node.args),
+                              **keywords)
 
 
 def names_mindspore(node: ast.expr, ctx: FunctionContext) -> bool:
@@ -100,8 +226,8 @@ def guarded_by_hasattr(node: ast.AST, ctx: FunctionContext) -> bool:
     return False
 
 
-def version() -> str:
-    return api()[1]
+def version(ctx: FunctionContext) -> str:
+    return api(ctx.engine.target_version)[1]
 
 
 def binding_problem(call: ast.Call, params: list) -> str | None:

@@ -24,7 +24,7 @@ from .version import __version__
 from .knowledge.catalogue import Level, Severity
 from .config import (
     JIT_LEVEL_VARIABLE, Config, ConfigError, environment_level, find_pyproject, from_pyproject,
-    parse_device, parse_selection, parse_selectors,
+    parse_device, parse_selection, parse_selectors, parse_target_version,
 )
 from .docgen import rule_page
 
@@ -96,6 +96,7 @@ def resolve_config(
     select: list[str] | None,
     ignore: list[str] | None,
     fail_on: SeverityChoice | None,
+    target_version: str | None = None,
 ) -> Config:
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"config file {config_file} does not exist")
@@ -118,6 +119,8 @@ def resolve_config(
         config = replace(config, ignore=config.ignore | parse_selectors(ignore, "--ignore"))
     if fail_on is not None:
         config = replace(config, fail_on=Severity(fail_on.value))
+    if target_version is not None:
+        config = replace(config, target_version=parse_target_version(target_version, "--target-version"))
     return config
 
 
@@ -137,6 +140,11 @@ def check(
     ] = None,
     device: Annotated[
         Optional[str], typer.Option("--device", help="CPU, GPU or Ascend [default: CPU].")
+    ] = None,
+    target_version: Annotated[
+        Optional[str],
+        typer.Option("--target-version", help="MindSpore release whose API the calls are bound"
+                     " against, e.g. 2.10 [default: the installed MindSpore's, else the newest]."),
     ] = None,
     output_format: Annotated[
         Optional[FormatChoice], typer.Option("--format", help="Output format [default: text].")
@@ -243,7 +251,7 @@ def check(
     try:
         config = resolve_config(
             [] if use_stdin else paths, config_file, syntax_level, device, output_format, select,
-            ignore, fail_on,
+            ignore, fail_on, target_version,
         )
     except ConfigError as error:
         raise fail(str(error)) from None

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .knowledge import catalogue
+from .knowledge import api_snapshot, catalogue
 from .knowledge.catalogue import Level, Severity
 from .confirm_settings import ConfirmSettings, SettingsError, parse_confirm
 from .engine.findings import Finding
@@ -42,6 +42,9 @@ class Config:
     # MS_JIT_IGNORE_MODULES from the environment (msgraphlint.knowledge.fallback)
     jit_modules: tuple[str, ...] = ()
     jit_ignore_modules: tuple[str, ...] = ()
+    # The MindSpore release whose API calls are bound against; None: the installed one if there is
+    # a snapshot of it, else the newest snapshot (msgraphlint.knowledge.api_snapshot)
+    target_version: str | None = None
 
     def wants(self, finding: Finding) -> bool:
         if finding.rule_id in self.ignore:
@@ -181,6 +184,13 @@ def parse_module_names(value: object, where: str) -> tuple[str, ...]:
     return tuple(e.strip() for e in value)
 
 
+def parse_target_version(value: object, where: str) -> str:
+    try:
+        return api_snapshot.resolve_version(str(value))
+    except ValueError as error:
+        raise ConfigError(f"{where}: target version: {error}") from None
+
+
 def parse_confirm_table(value: object, where: str) -> ConfirmSettings:
     try:
         return parse_confirm(value, where)
@@ -201,6 +211,7 @@ SETTINGS = {
     "confirm": ("confirm", parse_confirm_table),
     "jit-modules": ("jit_modules", parse_module_names),
     "jit-ignore-modules": ("jit_ignore_modules", parse_module_names),
+    "target-version": ("target_version", parse_target_version),
 }
 KNOWN_KEYS = frozenset(SETTINGS)
 

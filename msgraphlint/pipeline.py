@@ -43,7 +43,8 @@ def new_engine(cache: ResultCache | None = None, project: Project | None = None,
     jit_modules = JitModules.from_settings(
         compiled=config.jit_modules if config else (),
         fallback=config.jit_ignore_modules if config else ())
-    return Engine(default_families(), project or Project(), cache, jit_modules)
+    return Engine(default_families(), project or Project(), cache, jit_modules,
+                  target_version=config.target_version if config else None)
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,20 @@ def snapshot_entry(module: str, name: str) -> dict:
     return api_snapshot.load()[module][name]
 
 
-def test_snapshot_loads_and_is_well_formed():
-    snapshot = api_snapshot.load()
-    assert snapshot["mindspore_version"]
+def test_every_release_has_a_snapshot_and_the_default_is_the_installed_or_newest():
+    assert api_snapshot.versions() == ("2.7", "2.8", "2.9", "2.10")
+    installed = api_snapshot.installed_version()
+    expected = installed if installed in api_snapshot.versions() else "2.10"
+    assert api_snapshot.default_version() == expected
+    assert api_snapshot.resolve_version("2.8.0") == "2.8"
+    with pytest.raises(ValueError, match="no API snapshot of MindSpore 3.0"):
+        api_snapshot.resolve_version("3.0")
+
+
+@pytest.mark.parametrize("release", ["2.7", "2.8", "2.9", "2.10"])
+def test_snapshot_loads_and_is_well_formed(release):
+    snapshot = api_snapshot.load(release)
+    assert snapshot["mindspore_version"].startswith(release + ".")
     assert set(REQUIRED_MODULES) <= set(api_snapshot.module_keys(snapshot))
     for module in api_snapshot.module_keys(snapshot):
         for name, entry in snapshot[module].items():
@@ -44,6 +55,11 @@ def test_snapshot_loads_and_is_well_formed():
                 for param_name, kind, has_default in entry["params"]:
                     assert isinstance(param_name, str) and kind in PARAMETER_KINDS
                     assert isinstance(has_default, bool)
+            for form in entry.get("overloads", []):
+                assert module == "mindspore.Tensor" and entry["kind"] == "function", (module, name)
+                for param_name, kind, has_default, types in form:
+                    assert isinstance(param_name, str) and kind in PARAMETER_KINDS
+                    assert isinstance(has_default, bool) and isinstance(types, list)
 
 
 def test_load_does_not_import_mindspore():
@@ -137,3 +153,27 @@ def test_check_command_agrees():
         cwd=ROOT, capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_tensor_methods_keep_the_calling_forms_mindspore_lists():
+    """Read from 2.10's own "valid calling" lists and docstrings (probed: each form compiles)."""
+    tensor = api_snapshot.load("2.10")["mindspore.Tensor"]
+
+    def forms(name):
+        return {tuple((p[0], p[1]) for p in form) for form in tensor[name]["overloads"]}
+
+    assert (("repeats", "var_positional"),) in forms("repeat")
+    assert (("dim", "positional_or_keyword"), ("keepdim", "positional_or_keyword"),
+            ("dtype", "keyword_only")) in forms("sum")
+    assert (("axis", "positional_or_keyword"), ("dtype", "positional_or_keyword"),
+            ("keepdims", "positional_or_keyword"), ("initial", "positional_or_keyword")) in forms("sum")
+    # A Python method binds in a graph as the graph's own function: standard_method.amax.
+    assert forms("amax") == {(("axis", "positional_or_keyword"), ("keep_dims", "positional_or_keyword"))}
+
+
+def test_the_api_moved_between_releases():
+    """Facts read from the 2.7 and 2.10 wheels (and compiled with both)."""
+    old, new = api_snapshot.load("2.7"), api_snapshot.load("2.10")
+    assert [p[0] for p in old["mindspore.ops"]["transpose"]["params"]] == ["input", "input_perm"]
+    assert [p[0] for p in new["mindspore.ops"]["transpose"]["params"]] == ["input", "dims"]
+    assert "chunk_ext" in old["mindspore.ops"] and "chunk_ext" not in new["mindspore.ops"]

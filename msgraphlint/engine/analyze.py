@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .cache import ResultCache, file_record
 from ..knowledge.catalogue import rule as lookup_rule
+from ..knowledge import api_snapshot
 from ..knowledge.fallback import JitModules
 from .findings import Finding
 from ..values.kinds import TensorKinds, kinds_of
@@ -185,8 +186,11 @@ class Engine:
     cache: ResultCache | None = None  # whole-path runs only; editors' buffers are never cached
     # which modules MindSpore compiles and which it calls through JIT Fallback
     jit_modules: JitModules = field(default_factory=JitModules.from_settings)
+    # the MindSpore release whose API calls are bound against (api_snapshot.resolve_version)
+    target_version: str | None = None  # None: api_snapshot.default_version()
 
     def __post_init__(self) -> None:
+        self.target_version = api_snapshot.resolve_version(self.target_version)
         self.model = ReachModel(self.project)
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
         self._parse_time_handlers: dict[type, list[Callable]] = defaultdict(list)
@@ -229,7 +233,7 @@ class Engine:
         files = self.files_below(paths, excluded, raw, listed, unreadable)
         cached: dict[Path, list[Finding]] = {}
         if self.cache is not None and not raw:
-            self.cache.open(self.project, self.jit_modules.key(), listed)
+            self.cache.open(self.project, f"{self.jit_modules.key()}|{self.target_version}", listed)
             for path in files:
                 if (findings := self.cache.lookup(path, self.project)) is not None:
                     cached[path] = findings
@@ -239,7 +243,7 @@ class Engine:
         if jobs > 1 and not raw and len(to_check) >= MIN_FILES_PER_JOB * 2:
             families = [type(family) for family in self.families]
             run = check_in_processes(to_check, jobs, families, self.project, record, done,
-                                     self.jit_modules)
+                                     self.jit_modules, self.target_version)
         else:
             run = self.check_files(to_check, raw, record, done)
         if record:
@@ -501,6 +505,7 @@ MIN_FILES_PER_JOB = 32
 def check_in_processes(
     files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False,
     done: Callable[[int], None] | None = None, jit_modules: JitModules | None = None,
+    target_version: str | None = None,
 ) -> CheckRun:
     """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
@@ -533,10 +538,11 @@ def check_in_processes(
         ) as pool, _watching(queue, len(files), done), _workers_end_with_this_process():
             parts = list(
                 pool.map(_check_from_queue, [family_types] * count, [roots] * count,
-                         [files] * count, range(count), [record] * count, [jit_modules] * count)
+                         [files] * count, range(count), [record] * count, [jit_modules] * count,
+                         [target_version] * count)
             )
     except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
-        parts = [_check_slice(family_types, roots, files, record, jit_modules)]
+        parts = [_check_slice(family_types, roots, files, record, jit_modules, target_version)]
     return merged_runs(parts)
 
 
@@ -626,12 +632,13 @@ def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
 
 def _check_slice(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: Iterable[Path],
-    record: bool = False, jit_modules: JitModules | None = None,
+    record: bool = False, jit_modules: JitModules | None = None, target_version: str | None = None,
 ) -> CheckRun:
     search, scan = roots
     project = Project(roots=list(search), scan_roots=list(scan))
     engine = Engine(families=[family_type() for family_type in family_types], project=project,
-                    jit_modules=jit_modules or JitModules.from_settings())
+                    jit_modules=jit_modules or JitModules.from_settings(),
+                    target_version=target_version or api_snapshot.default_version())
     # Kept alive: freeing its syntax trees one by one would delay the result (the process pool's
     # workers end with os._exit and never pay for it).
     _WORKER_ENGINES.append(engine)
@@ -709,9 +716,10 @@ def _workers_end_with_this_process():
 
 def _check_from_queue(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path],
-    own: int, record: bool, jit_modules: JitModules | None = None,
+    own: int, record: bool, jit_modules: JitModules | None = None, target_version: str | None = None,
 ) -> CheckRun:
-    return _check_slice(family_types, roots, (files[i] for i in _queued(own)), record, jit_modules)
+    return _check_slice(family_types, roots, (files[i] for i in _queued(own)), record, jit_modules,
+                        target_version)
 
 
 def _queued(own: int) -> Iterator[int]:

@@ -237,9 +237,24 @@ def _module_table(module) -> tuple[dict, list[str]]:
 
 
 def _tensor_table(tensor) -> dict:
+    from .tensor_overloads import calling_forms
+
+    import numpy
+
+    try:
+        from mindspore.graph._parse import standard_method
+    except ImportError:  # before 2.9 the parser lived in mindspore._extends
+        from mindspore._extends.parse import standard_method
+
+    instance = tensor(numpy.ones((2, 3), numpy.float32))  # the C++ methods are probed on one
     table: dict[str, dict] = {}
     for name in sorted(name for name in dir(tensor) if not name.startswith("_")):
         raw = inspect.getattr_static(tensor, name)
+        if (inspect.ismethoddescriptor(raw) and not isinstance(raw, (staticmethod, classmethod))
+                and callable(raw)):  # a C++ method: its calling forms are probed
+            forms = calling_forms(instance, name)
+            table[name] = {"kind": "function", "overloads": forms} if forms else {"kind": "function"}
+            continue
         if isinstance(raw, staticmethod):
             function, drop_first = raw.__func__, False
         elif isinstance(raw, classmethod):
@@ -256,6 +271,11 @@ def _tensor_table(tensor) -> dict:
         params = _params(function, drop_first=drop_first)
         if params is not None:
             entry["params"] = params
+        # In a graph, a Python Tensor method is the graph's own function of the same name
+        # (x.amax(...) binds standard_method.amax(input, axis, keep_dims), not Tensor.amax).
+        graph_function = getattr(standard_method, name, None)
+        if inspect.isfunction(graph_function) and (graph := _params(graph_function, drop_first=True)) is not None:
+            entry["overloads"] = [[[*param, []] for param in graph]]
         table[name] = entry
     return table
 

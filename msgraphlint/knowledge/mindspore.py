@@ -146,6 +146,18 @@ FUNCTION_WRAPPERS = frozenset(
 # Decorators of functions MindSpore runs on the host while compiling (on constants) or refuses.
 HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 
+
+def uncompilable_function(qualified: str) -> tuple[str, str] | None:
+    """(defining function, MindSpore version) for a public MindSpore function graph mode cannot
+    compile because its own body calls ``mindspore.log`` (``mindspore.ops.matrix_determinant``'s
+    deprecation notice); None for any other name. Read from the snapshot
+    ``data/uncompilable_functions.toml`` (``python -m msgraphlint.knowledge.snapshots``)."""
+    from .catalogue import snapshot
+
+    table = snapshot("uncompilable_functions")
+    defined = table["functions"].get(qualified)
+    return None if defined is None else (defined, table["mindspore_version"])
+
 # ----- Cells and primitives ----------------------------------------------------------------------
 
 # Where MindSpore's own Cells live (nn.Dense, mint.nn.Linear).

@@ -731,6 +731,10 @@ class Interpreter:
                 found = self.passed_value(passed)
             elif _is_slice_call(value, cls.module):
                 found = self.slice_constant(value)
+            elif _builds_tensor(value, cls.module) or self.unpacks_tensor(cls, attr, value):
+                # self.w = Tensor(...), or one item of what an __init__ helper returns that is
+                # one on every path: the graph holds it as a constant tensor (not a Parameter)
+                found = TensorValue(constant=True)
             elif value.__class__ is ast.Call:  # self.sub = SubCell(123)
                 found = self.instance_of(value, cls.module, cls.methods["__init__"])
             else:
@@ -743,6 +747,45 @@ class Interpreter:
                 found = UNKNOWN  # `net.scale = 2` somewhere in the project
         self._self_attributes[attr] = found
         return found
+
+    def unpacks_tensor(self, cls, attr: str, value: ast.expr) -> bool:
+        """``self.a, self.b = self._make(n)`` in ``__init__`` where every return of ``_make``
+        is a tuple whose item at ``self.a``'s place is a name bound only to ``Tensor(...)``."""
+        init = cls.methods["__init__"]
+        if value.__class__ is not ast.Call or value.func.__class__ is not ast.Attribute:
+            return False
+        assign = next((node for node in cls.module.nodes(init)
+                       if node.__class__ is ast.Assign and node.value is value), None)
+        if assign is None or len(assign.targets) != 1 or assign.targets[0].__class__ is not ast.Tuple:
+            return False
+        place = next((i for i, element in enumerate(assign.targets[0].elts)
+                      if element.__class__ is ast.Attribute and element.attr == attr), None)
+        self_name = init.args.args[0].arg if init.args.args else None
+        receiver = value.func.value
+        method = (self.model.find_method(cls, value.func.attr)
+                  if receiver.__class__ is ast.Name and receiver.id == self_name else None)
+        if place is None or method is None:
+            return False
+        owner, method_node = method
+        module = owner.module
+        returns = [node.value for node in module.nodes(method_node) if node.__class__ is ast.Return]
+        if not returns or not all(r.__class__ is ast.Tuple and len(r.elts) > place
+                                  and r.elts[place].__class__ is ast.Name for r in returns):
+            return False
+        nodes = list(module.nodes(method_node))
+        for name in {r.elts[place].id for r in returns}:
+            # Every binding of the name is `name = Tensor(...)`: no parameter, unpacking or loop.
+            stores = sum(1 for node in nodes if node.__class__ is ast.Name and node.id == name
+                         and node.ctx.__class__ is ast.Store)
+            values = [node.value for node in nodes if node.__class__ is ast.Assign
+                      and len(node.targets) == 1 and node.targets[0].__class__ is ast.Name
+                      and node.targets[0].id == name]
+            arguments = method_node.args
+            params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+            if (not values or stores != len(values) or name in params
+                    or not all(_builds_tensor(v, module) for v in values)):
+                return False
+        return True
 
     def passed_value(self, passed: list) -> object:
         """The one value every construction passes (``Net(data)`` in a driver), else unknown."""
@@ -1557,6 +1600,11 @@ def _immutable(value: object) -> bool:
     if isinstance(value, tuple):
         return all(_immutable(v) for v in value)
     return not isinstance(value, (list, dict))
+
+
+def _builds_tensor(value: ast.expr, module: ModuleInfo) -> bool:
+    """``Tensor(...)``: a constant tensor, not a Parameter."""
+    return value.__class__ is ast.Call and module.imports.qualify(value.func) == TENSOR_NAME
 
 
 def _is_slice_call(value: ast.expr, module: ModuleInfo) -> bool:

@@ -7,3 +7,8 @@ from mindspore import nn, ops
 class Padded(nn.Cell):
     def construct(self, x):
         return ops.pad(x, padding=(1, 1))
+
+
+class Transposed(nn.Cell):
+    def construct(self, x):
+        return ops.transpose(x, (1, 0))
