@@ -20,7 +20,7 @@ from pylint.interfaces import HIGH
 from .knowledge import catalogue
 from .engine.analyze import Engine, Family
 from .knowledge.catalogue import Level, Severity
-from .config import ConfigError, environment_level, find_pyproject, from_pyproject
+from .config import ConfigError, environment_level, find_pyproject, from_pyproject, parse_target_version
 from .checkers import FAMILIES
 from .engine.findings import Finding
 from .pipeline import check_buffer, new_engine
@@ -47,6 +47,17 @@ OPTIONS = (
             "help": "Device the model is compiled for; some verdicts depend on it.",
         },
     ),
+    (
+        "msgraph-target-version",
+        {
+            "default": "",
+            "type": "string",
+            "metavar": "<release>",
+            "help": "MindSpore release whose API the calls are bound against, e.g. 2.10 (default:"
+                    " target-version in [tool.msgraphlint], else the installed MindSpore's, else"
+                    " the newest snapshot).",
+        },
+    ),
 )
 
 
@@ -55,7 +66,7 @@ class _SharedAnalysis:
     whichever family checker asks first."""
 
     def __init__(self) -> None:
-        self._engines: dict[Path | None, Engine] = {}
+        self._engines: dict[tuple[Path | None, str], Engine] = {}
         self._key: tuple | None = None
         self._findings: list[Finding] = []
         self._analysed = 0  # modules analysed in this pylint run
@@ -63,13 +74,13 @@ class _SharedAnalysis:
         self._frozen = False  # this run froze what was alive
         self._collect_on_release = False  # not after the process's first run (see release)
 
-    def findings(self, module_node) -> list[Finding]:
+    def findings(self, module_node, target_version: str = "") -> list[Finding]:
         path = Path(module_node.file) if module_node.file else Path(f"{module_node.name}.py")
         stream = module_node.stream()
         raw = stream.read() if stream is not None else b""
-        key = (str(path), hash(raw))
+        key = (str(path), hash(raw), target_version)
         if key != self._key:
-            engine = self.engine_for(path)
+            engine = self.engine_for(path, target_version)
             self._key = key
             if not self._analysed:
                 self._host_froze = bool(gc.get_freeze_count())
@@ -92,18 +103,23 @@ class _SharedAnalysis:
             self._analysed += 1
         return self._findings
 
-    def engine_for(self, path: Path) -> Engine:
+    def engine_for(self, path: Path, target_version: str = "") -> Engine:
         """The engine for the project ``path`` is in, with its ``[tool.msgraphlint]`` JIT module
-        lists (which decide what is compiled) as the CLI reads them. A configuration the CLI would
+        lists (which decide what is compiled) and target version as the CLI reads them, the
+        plugin's ``--msgraph-target-version`` over the latter. A configuration the CLI would
         reject is left to the CLI to report: an editor's lint run has nowhere to say it."""
         pyproject = find_pyproject(path)
-        if pyproject not in self._engines:
+        key = (pyproject, target_version)
+        if key not in self._engines:
             try:
                 config = from_pyproject(pyproject)
+                if target_version:
+                    config = replace(config, target_version=parse_target_version(
+                        target_version, "--msgraph-target-version"))
             except ConfigError:
                 config = None
-            self._engines[pyproject] = new_engine(config=config)
-        return self._engines[pyproject]
+            self._engines[key] = new_engine(config=config)
+        return self._engines[key]
 
     def release(self) -> None:
         """Hand what was frozen back to the collector when the run ends. Unfrozen objects reach
@@ -164,7 +180,8 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
             level = Level(getattr(config, "msgraph_syntax_level", "lax"))
             device = getattr(config, "msgraph_device", "CPU")
             forced = environment_level_or_none()
-            for finding in SHARED.findings(node):
+            target_version = getattr(config, "msgraph_target_version", "") or ""
+            for finding in SHARED.findings(node, target_version):
                 if forced is not None and finding.target:
                     # MS_DEV_JIT_SYNTAX_LEVEL: every graph at that level, as MindSpore reads it
                     finding, level = replace(finding, level_override=forced), forced

@@ -204,3 +204,23 @@ def test_the_jit_module_lists_of_the_nearest_pyproject_are_honoured(tmp_path):
         "[project]\nname = 'demo'\n[tool.msgraphlint]\njit-ignore-modules = ['einops']\n"
         "jit-modules = ['math']\n")
     assert host_calls() == ["einops.rearrange"]
+
+
+def test_the_target_version_comes_from_the_option_over_the_pyproject(tmp_path):
+    """ops.transpose's keyword was input_perm up to 2.7 (probed with 2.7, 2.8 and 2.10)."""
+    source = textwrap.dedent(
+        """
+        from mindspore import nn, ops
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return ops.transpose(x, input_perm=(1, 0))
+        """
+    ).lstrip()
+    (tmp_path / "net.py").write_text(source)
+    (tmp_path / "pyproject.toml").write_text("[tool.msgraphlint]\ntarget-version = '2.7'\n")
+    mismatches = lambda *options: [m for m in pylint_json("net.py", *options, cwd=tmp_path)
+                                   if m["symbol"] == "mindspore-call-mismatch"]
+    assert mismatches() == []
+    (found,) = mismatches("--msgraph-target-version=2.10")
+    assert "input_perm" in found["message"] and "MindSpore 2.10.0" in found["message"]

@@ -31,6 +31,7 @@ from ..config import (
     parse_device,
     parse_level,
     parse_selectors,
+    parse_target_version,
 )
 from ..engine.analyze import Engine
 from ..engine.findings import Edit, Finding
@@ -46,6 +47,8 @@ from ..syntax.source import split_lines
 SETTING_NAMES = {
     "syntaxLevel": "level", "syntax-level": "level", "syntax_level": "level",
     "device": "device", "select": "select", "ignore": "ignore",
+    "targetVersion": "target_version", "target-version": "target_version",
+    "target_version": "target_version",
 }
 SETTINGS_SECTION = "msgraphlint"
 
@@ -58,6 +61,7 @@ class EditorSettings:
     device: str | None = None
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
+    target_version: str | None = None
 
     @classmethod
     def parse(cls, options: object) -> tuple["EditorSettings", list[str]]:
@@ -75,7 +79,7 @@ class EditorSettings:
             field_name = SETTING_NAMES.get(name)
             if field_name is None:
                 problems.append(f"unknown setting {name!r} (known: syntaxLevel, device, select, "
-                                "ignore)")
+                                "ignore, targetVersion)")
                 continue
             if value is None:
                 continue
@@ -96,6 +100,8 @@ class EditorSettings:
             config = replace(config, select=self.select)
         if self.ignore:
             config = replace(config, ignore=config.ignore | self.ignore)
+        if self.target_version is not None:
+            config = replace(config, target_version=self.target_version)
         forced = environment_level()
         if forced is not None:
             config = replace(config, level=forced, every_graph_level=forced)
@@ -107,6 +113,8 @@ def _parse_setting(name: str, value: object, where: str) -> object:
         return parse_level(value, where)
     if name == "device":
         return parse_device(value, where)
+    if name == "target_version":
+        return parse_target_version(value, where)
     return parse_selectors(value, where)
 
 
@@ -200,7 +208,7 @@ class Session:
         """One engine per project (and its JIT module settings): another project's files never
         enter what this one's questions scan."""
         key = (project_root_for(Path(os.path.abspath(path)).parent), config.jit_modules,
-               config.jit_ignore_modules)
+               config.jit_ignore_modules, config.target_version)
         if key not in self._engines:
             self._engines[key] = new_engine(config=config)
         return self._engines[key]
