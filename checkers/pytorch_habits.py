@@ -15,6 +15,7 @@ from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.model.attributes import held_call_names
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.model.compiled import is_static
+from msgraphlint.values.interpret import is_known
 from msgraphlint.knowledge.mindspore import CELL_CLASS, is_loss_function, is_mindspore_layer_class
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
@@ -36,7 +37,11 @@ class PytorchHabitsFamily(Family):
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         func = node.func
-        if not isinstance(func, ast.Attribute) or not ctx.kinds.is_input_or_weight(func.value):
+        if not isinstance(func, ast.Attribute):
+            return
+        if func.attr == "transpose":
+            self.transpose_pair(node, func, ctx)
+        if not ctx.kinds.is_input_or_weight(func.value):
             return
         receiver = ast.unparse(func.value)
         spelled = ast.unparse(node)
@@ -52,6 +57,23 @@ class PytorchHabitsFamily(Family):
                            case=INTO_LAYER if feeds_mindspore_layer(node, ctx) else "")
             elif names_device(device, ctx):
                 ctx.report("device-move-call", node, spelled, to_replacement(node, func.value))
+
+    def transpose_pair(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
+        """``x.transpose(0, 1)``: PyTorch's swap of two dimensions, which a graph binds as the
+        whole permutation ``(*axes)``. Reported where the pair is the identity of a 2-D tensor's
+        axes (the result is silently unchanged), or where the graph must reject it (no 2-D
+        permutation, or a rank the model knows is not 2); a 2-D swap such as (1, 0) agrees."""
+        values = [ctx.evaluation.value(argument) for argument in node.args]
+        pair = [v.value for v in values if is_known(v) and type(v.value) is int]
+        if len(pair) != 2 or len(node.args) != 2 or node.keywords or not ctx.kinds.is_tensor(func.value):
+            return
+        rank = ctx.rank(func.value)
+        on_two_dims = [axis % 2 for axis in pair] if all(-2 <= axis <= 1 for axis in pair) else None
+        instead = f"{ast.unparse(func.value)}.swapaxes({pair[0]}, {pair[1]})"
+        if on_two_dims is None or on_two_dims[0] == on_two_dims[1] or (rank is not None and rank != 2):
+            ctx.report("transpose-pair-as-permutation", node, ast.unparse(node), instead, case="rejected")
+        elif on_two_dims == [0, 1]:
+            ctx.report("transpose-pair-as-permutation", node, ast.unparse(node), instead)
 
     # ----- Cells ---------------------------------------------------------------------------
 

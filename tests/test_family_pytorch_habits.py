@@ -280,3 +280,47 @@ def test_a_tensor_moved_into_a_mindspore_layer_or_loss_says_it_may_be_rejected(t
                 return loss_fct(logits, labels.view(-1))
         """)
     assert [f.case for f in local_loss if f.rule.symbol == "move-to-tensor-device"] == ["into-layer"]
+
+
+# ----- transpose-pair-as-permutation ------------------------------------------------------
+
+TRANSPOSE = """
+import numpy as np
+from mindspore import Tensor
+
+K = 0
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return {call}
+
+
+def main():
+    Net()(Tensor(np.ones({shape}, np.float32)))
+"""
+
+
+def transpose_cases(tmp_path, call: str, shape: str = "(2, 3)") -> list[str]:
+    found = check_source(tmp_path, HEADER + TRANSPOSE.format(call=call, shape=shape))
+    return [f.case or "identity" for f in found if f.rule.symbol == "transpose-pair-as-permutation"]
+
+
+def test_a_pair_that_is_the_identity_on_two_dims_is_silently_wrong(tmp_path):
+    # MindSpore 2.7, 2.8 and 2.10: shape (2, 3) in a graph, (3, 2) in PyNative, at every level.
+    assert transpose_cases(tmp_path, "x.transpose(0, 1)") == ["identity"]
+    assert transpose_cases(tmp_path, "x.transpose(-2, -1)") == ["identity"]
+    assert transpose_cases(tmp_path, "x.transpose(K, 1)") == ["identity"]  # a module constant
+
+
+def test_a_pair_no_two_dim_permutation_takes_or_another_rank_is_rejected(tmp_path):
+    assert transpose_cases(tmp_path, "x.transpose(1, 2)") == ["rejected"]
+    assert transpose_cases(tmp_path, "x.transpose(0, 1)", "(2, 3, 4)") == ["rejected"]
+    assert transpose_cases(tmp_path, "x.transpose(1, 0)", "(2, 3, 4)") == ["rejected"]
+
+
+def test_a_swap_both_readings_agree_on_and_other_spellings_are_not_reported(tmp_path):
+    assert transpose_cases(tmp_path, "x.transpose(1, 0)") == []  # the same swap on 2-D
+    assert transpose_cases(tmp_path, "x.transpose(1, 0, 2)", "(2, 3, 4)") == []  # a permutation
+    assert transpose_cases(tmp_path, "x.swapaxes(0, 1)") == []
+    assert transpose_cases(tmp_path, "np.ones((2, 3)).transpose(0, 1)") == []  # numpy's own

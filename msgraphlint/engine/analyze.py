@@ -42,7 +42,7 @@ from ..syntax.project import (
 )
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel
-from ..values.interpret import Evaluation, evaluation, taken_error_messages
+from ..values.interpret import Evaluation, TensorValue, evaluation, taken_error_messages
 from ..syntax.source import SourceFile, SourceProblem
 from .suppress import Suppressions
 from ..model.variables import FunctionValues
@@ -112,6 +112,11 @@ class FunctionContext(CellContext):
     def kinds(self) -> TensorKinds:
         """Which expressions of this function are tensors, and which may hold several elements."""
         return kinds_of(self.model, self.function)
+
+    def rank(self, node: ast.expr) -> int | None:
+        """How many dimensions a tensor expression has, where the compile-time values show it."""
+        value = self.evaluation.value(node)
+        return len(value.shape) if isinstance(value, TensorValue) and value.shape is not None else None
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)
