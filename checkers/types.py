@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.knowledge.api_snapshot import kind_of
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
 from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI
@@ -29,6 +30,9 @@ from msgraphlint.model.compiled import NESTED_SCOPES
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"
 DTYPE_INSTEAD = "x.dtype == <dtype> to compare dtypes"
+# What the API snapshot calls a MindSpore name that isinstance cannot take.
+NOT_TYPES = {"other": "object (an instance in the target release)", "function": "function",
+             "module": "module"}
 UNION_INSTEAD = "the tuple %s"
 RANGE_INSTEAD = "a shape (x.shape[0]), a constant, or int(%s)"
 INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
@@ -157,6 +161,10 @@ class TypesFamily(Family):
             module, last = qualified.rsplit(".", 1)
             if module in DTYPE_MODULES and last in DTYPE_NAMES:
                 return f"'{spelled}' is a MindSpore dtype, not a type", DTYPE_INSTEAD
+            kind = kind_of(qualified, ctx.engine.target_version) if qualified.startswith(MINDSPORE) else None
+            if kind in NOT_TYPES:  # mstype.tensor_type: an instance of TensorType, not a class
+                return (f"'{spelled}' is a MindSpore {NOT_TYPES[kind]}, not a type",
+                        ISINSTANCE_INSTEAD)
             return None
         if isinstance(spec, ast.Attribute) and ctx.is_self(spec.value) and ctx.owner is not None:
             assigned = attribute_assignments(ctx).get(spec.attr, [])

@@ -1052,6 +1052,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="N variants chosen by the seed: every case as written, and respellings "
                              "drawn evenly from the rest (a cold run's time grows with N)")
     parser.add_argument("--only", default="", help="only these transformations (comma-separated)")
+    parser.add_argument("--rules", default="", help="only the variants of these rules' samples"
+                        " (symbols, comma-separated)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("build/variants"))
@@ -1063,6 +1065,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         chosen = {name.strip() for name in args.only.split(",")}
         variants = [v for v in variants if v.transformation in chosen]
+    if args.rules:
+        wanted = {name.strip() for name in args.rules.split(",")}
+        variants = [v for v in variants if v.rule in wanted]
     if args.sample:
         variants = sample(variants, args.sample, args.seed)
     if args.limit:

@@ -153,6 +153,14 @@ def load(version: str | None = None) -> dict:
     return json.loads(resources.files(__package__).joinpath("data", API_FOLDER, name).read_text("utf-8"))
 
 
+def kind_of(qualified: str, version: str | None = None) -> str | None:
+    """What a release's snapshot says ``mindspore.ops.Pad`` is (``class``, ``function``,
+    ``module`` or ``other``, an instance); None where the snapshot does not cover the name."""
+    module, _, member = qualified.rpartition(".")
+    entry = load(version).get(module, {}).get(member) if module not in (VERSION_KEY, UNRESOLVED_KEY) else None
+    return entry["kind"] if entry else None
+
+
 def module_keys(snapshot: dict) -> list[str]:
     """The module (and ``mindspore.Tensor``) tables of a snapshot: every key but the metadata."""
     return [key for key in snapshot if key not in (VERSION_KEY, UNRESOLVED_KEY)]

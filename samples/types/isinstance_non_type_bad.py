@@ -5,7 +5,7 @@ What the compiler does at each level: msgraphlint explain isinstance-non-type.
 """
 
 import mindspore as ms
-from mindspore import Tensor, nn
+from mindspore import Tensor, nn, ops
 
 
 class DtypeCheck(nn.Cell):
@@ -27,3 +27,12 @@ class UnionOfTypes(nn.Cell):
         if isinstance(x, int | float):  # expect: isinstance-non-type
             return x
         return x * 2
+
+
+class FunctionForClass(nn.Cell):
+    """ops.add is a function (the API snapshot of the target release says so); ops.Add is the class."""
+
+    def construct(self, x):
+        if isinstance(x, ops.add):  # expect: isinstance-non-type
+            return x + 1
+        return x
