@@ -96,6 +96,8 @@ class MindsporeApiFamily(Family):
         forms = tensor_method_forms(func.attr, ctx.engine.target_version)
         if not forms or not ctx.kinds.is_tensor(func.value):
             return
+        if func.attr == "repeat":
+            self.repeat_counts(node, func, ctx)
         problems = [binding_problem(node, form) for form in forms]
         if any(problem is None for problem in problems):
             return
@@ -106,6 +108,25 @@ class MindsporeApiFamily(Family):
         history = across_releases(lambda v: _tensor_method_takes(node, func.attr, v), "takes the call")
         ctx.report("tensor-method-mismatch", node, spelled, func.attr, problem, version(ctx),
                    calling, history, tensor_method_instead(func.attr, node, receiver))
+
+    def repeat_counts(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
+        """``x.repeat(n, axis)`` on a tensor of more than two dimensions: PyTorch's repeat wants
+        one count per dimension, and the graph rejects fewer."""
+        counts = node.args
+        if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
+            counts = counts[0].elts
+        if node.keywords or not counts or any(isinstance(c, ast.Starred) for c in counts):
+            return
+        rank = ctx.rank(func.value)
+        if rank is None or len(counts) >= rank:
+            return
+        receiver = ast.unparse(func.value)
+        if len(node.args) == 2:  # numpy's repeat(n, axis)
+            n, axis = (ast.unparse(a) for a in node.args)
+            instead = f"{receiver}.repeat_interleave({n}, dim={axis}) (numpy's repeat along an axis)"
+        else:
+            instead = f"one count per dimension ({rank}), or {receiver}.repeat_interleave(n, dim=axis)"
+        ctx.report("repeat-count-below-rank", node, ast.unparse(node), rank, len(counts), instead)
 
 
 def across_releases(accepts: Callable[[str], bool | None], verb: str) -> str:

@@ -262,3 +262,50 @@ class Net(nn.Cell):
     # The same helper returning something else on one path: not known, not bound.
     unknown = body.replace("            raise ValueError(n)", "            grid, perm = n, ()")
     assert findings_on_lines(tmp_path, HEADER, unknown, SYMBOLS) == set()
+
+
+@pytest.mark.parametrize(
+    "call, shape, reported",
+    [
+        ("x.repeat(2, 1)", "(2, 3, 4)", True),  # numpy's repeat(n, axis): two counts for 3-D
+        ("x.repeat((2, 1))", "(2, 3, 4)", True),
+        ("x.repeat(2, 1, 1)", "(2, 3, 4)", False),  # one count per dimension
+        ("x.repeat(2, 1)", "(2, 3)", False),  # binds on 2-D (no CPU kernel, but it compiles)
+        ("x.repeat(*counts)", "(2, 3, 4)", False),  # spread: the count is not known
+    ],
+)
+def test_repeat_with_fewer_counts_than_dimensions(tmp_path, call, shape, reported):
+    body = f"""
+import numpy as np
+from mindspore import Tensor
+
+
+class Net(nn.Cell):
+    def construct(self, x, *counts):
+        return {call}
+
+
+def main():
+    Net()(Tensor(np.ones({shape}, np.float32)))
+"""
+    found = findings_on_lines(tmp_path, HEADER, body, {"repeat-count-below-rank"})
+    assert found == ({("repeat-count-below-rank", f"return {call}")} if reported else set())
+
+
+def test_the_rank_of_a_tensor_declared_with_a_shape_is_known(tmp_path):
+    body = """
+import mindspore as ms
+from mindspore import Tensor
+from mindspore.common.initializer import Zero
+
+
+class Net(nn.Cell):
+    def __init__(self, channels):
+        super().__init__()
+        self.pad = Tensor(shape=(1, channels, 4, 2), dtype=ms.float32, init=Zero())
+
+    def construct(self, x):
+        return self.pad.repeat(x.shape[0], 0)
+"""
+    assert findings_on_lines(tmp_path, HEADER, body, {"repeat-count-below-rank"}) == {
+        ("repeat-count-below-rank", "return self.pad.repeat(x.shape[0], 0)")}

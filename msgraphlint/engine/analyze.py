@@ -116,7 +116,7 @@ class FunctionContext(CellContext):
     def rank(self, node: ast.expr) -> int | None:
         """How many dimensions a tensor expression has, where the compile-time values show it."""
         value = self.evaluation.value(node)
-        return len(value.shape) if isinstance(value, TensorValue) and value.shape is not None else None
+        return value.rank if isinstance(value, TensorValue) else None
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)

@@ -66,6 +66,12 @@ class TensorValue:
     shape: tuple[int, ...] | None = None
     # Elements it has at least, where the shape is not known: Tensor([0, n]) holds two or more.
     at_least: int = 0
+    # How many dimensions, where the sizes are not all known: Tensor(shape=(1, c, h, w), init=...).
+    ndim: int | None = None
+
+    @property
+    def rank(self) -> int | None:
+        return len(self.shape) if self.shape is not None else self.ndim
 
     @property
     def elements(self) -> int | None:
@@ -731,9 +737,10 @@ class Interpreter:
                 found = self.passed_value(passed)
             elif _is_slice_call(value, cls.module):
                 found = self.slice_constant(value)
-            elif _builds_tensor(value, cls.module) or self.unpacks_tensor(cls, attr, value):
-                # self.w = Tensor(...), or one item of what an __init__ helper returns that is
-                # one on every path: the graph holds it as a constant tensor (not a Parameter)
+            elif _builds_tensor(value, cls.module):
+                # self.w = Tensor(...): the graph holds it as a constant tensor (not a Parameter)
+                found = TensorValue(constant=True, ndim=_declared_ndim(value))
+            elif self.unpacks_tensor(cls, attr, value):  # one item of what an __init__ helper returns
                 found = TensorValue(constant=True)
             elif value.__class__ is ast.Call:  # self.sub = SubCell(123)
                 found = self.instance_of(value, cls.module, cls.methods["__init__"])
@@ -1602,6 +1609,12 @@ def _immutable(value: object) -> bool:
     return not isinstance(value, (list, dict))
 
 
+def _declared_ndim(call: ast.Call) -> int | None:
+    """``Tensor(shape=(1, c, h, w), ...)``: four dimensions, whatever the sizes."""
+    shape = next((k.value for k in call.keywords if k.arg == "shape"), None)
+    return len(shape.elts) if isinstance(shape, (ast.Tuple, ast.List)) else None
+
+
 def _builds_tensor(value: ast.expr, module: ModuleInfo) -> bool:
     """``Tensor(...)``: a constant tensor, not a Parameter."""
     return value.__class__ is ast.Call and module.imports.qualify(value.func) == TENSOR_NAME
@@ -1679,7 +1692,8 @@ def join_tensors(values: list[object]) -> TensorValue | None:
     first = values[0]
     return TensorValue(all(v.constant for v in values),
                        first.dtype if all(v.dtype == first.dtype for v in values) else None,
-                       first.shape if all(v.shape == first.shape for v in values) else None)
+                       first.shape if all(v.shape == first.shape for v in values) else None,
+                       ndim=first.rank if all(v.rank == first.rank for v in values) else None)
 
 
 def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
