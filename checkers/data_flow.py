@@ -379,8 +379,11 @@ class FunctionFlow:
                 rule, branch, first, second = state.clashes[name]
                 self.report_join(rule, node, f"'{name}'", branch.lineno, first, second)
             return
-        if name in state.partial and ("unbound", name) not in self.reported:
-            self.reported.add(("unbound", name))
+        # Every read is reported, not only the first: the parser stops at the first one it meets,
+        # and rejects the next one once that is fixed (probed: normlization.py's second read of
+        # norm_axis, after the first read was bound).
+        if name in state.partial and ("unbound", id(node)) not in self.reported:
+            self.reported.add(("unbound", id(node)))
             where = state.partial[name]
             fix = "bind it before the loop" if "loop" in where else "bind it on every path before the if"
             self.ctx.report("conditionally-bound-name", node, name, where, fix)

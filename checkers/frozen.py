@@ -1,4 +1,5 @@
-"""Host values frozen at compile time: random draws (numpy.random, random) and clock reads.
+"""Host values frozen at compile time: random draws (numpy.random, random, scipy.stats, their
+generators and distributions: model/randomness.py) and clock reads.
 
 A host call whose arguments are all compile-time constants is evaluated once, while the graph is
 compiled, and its result becomes a graph constant that every step reuses (PyNative calls it every
@@ -11,19 +12,8 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import rule
-from msgraphlint.knowledge.mindspore import RANDOM_MODULES
+from msgraphlint.model.randomness import random_draws
 
-# These set or read the generator's state instead of drawing: nothing is frozen.
-NOT_DRAWS = frozenset(
-    {
-        "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state",
-        "random.seed", "random.getstate", "random.setstate",
-    }
-)
-# Generators built from an explicit seed give the same numbers every time anyway.
-SEEDABLE_GENERATORS = frozenset(
-    {"numpy.random.default_rng", "numpy.random.RandomState", "random.Random"}
-)
 CLOCK_READS = frozenset(
     {
         "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
@@ -40,25 +30,17 @@ class FrozenFamily(Family):
     name = "frozen"
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        draw = random_draws(ctx).get(id(node))
+        if draw is not None:
+            found = rule("random-frozen")
+            ctx.report(found.symbol, node, draw.spelled, found.replacement_for(draw.qualified))
+            return
         qualified = ctx.qualify(node.func)
-        if qualified is None:
+        if qualified not in CLOCK_READS:
             return
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if any(ctx.is_variable(argument) for argument in arguments):
             # Not frozen: STRICT rejects a host call on a variable and LAX runs it every step
             # (losing the gradient), which is the third-party family's host-call-on-tensor.
             return
-        spelled = ast.unparse(node.func)
-        if is_random_draw(qualified, node):
-            found = rule("random-frozen")
-            ctx.report(found.symbol, node, spelled, found.replacement_for(qualified))
-        elif qualified in CLOCK_READS:
-            ctx.report("clock-frozen", node, spelled, CLOCK_REPLACEMENT)
-
-
-def is_random_draw(qualified: str, node: ast.Call) -> bool:
-    if not qualified.startswith(RANDOM_MODULES) or qualified in NOT_DRAWS:
-        return False
-    if qualified in SEEDABLE_GENERATORS and (node.args or node.keywords):
-        return False  # seeded: the same numbers at every step in PyNative too
-    return True
+        ctx.report("clock-frozen", node, ast.unparse(node.func), CLOCK_REPLACEMENT)

@@ -12,7 +12,8 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import rule
-from msgraphlint.knowledge.mindspore import RANDOM_MODULES
+from msgraphlint.knowledge.mindspore import random_source
+from msgraphlint.model.randomness import random_calls
 from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
 # np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
@@ -40,8 +41,8 @@ class ThirdPartyFamily(Family):
         spelled = ast.unparse(node.func)
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if not any(ctx.is_variable(argument) for argument in arguments):
-            if qualified.startswith(RANDOM_MODULES):
-                return
+            if random_source(qualified) not in (None, "distribution") or id(node) in random_calls(ctx):
+                return  # a draw or its source (random-frozen's), a generator, the seed
             is_numpy_like = qualified.startswith(("numpy.", "scipy."))
             if is_numpy_like and qualified.rsplit(".", 1)[-1] not in NUMPY_SCALAR_TYPES:
                 ctx.report("numpy-on-constants", node, spelled)

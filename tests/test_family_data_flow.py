@@ -180,6 +180,18 @@ REJECTED_BY_PARSER = {
         ys = [v * i for i in range(2)]  # here
         return ys[0]
     """,
+    # The parser stops at the first read; with it fixed, it rejects the next (probed on
+    # mindchemistry's normlization.py: norm_axis read under two later ifs).
+    "every read, not only the first": """
+        if x.ndim > 2:
+            axes = (2,)
+        if x.ndim > 2:
+            x = x.mean(axes)  # here
+        y = x * 2
+        if x.ndim > 2:
+            y = y.sum(axes)  # here
+        return y + len(axes)  # here
+    """,
 }
 
 

@@ -140,3 +140,24 @@ def test_layer_inputs_name_each_layers_own_parameter(mindspore):
         parameters = list(inspect.signature(resolve(qualified).__init__).parameters)[1:]
         assert parameters[position] == name, qualified
         assert rank >= 2
+
+
+def test_host_random_sources_hold_for_numpy_random_and_scipy():
+    """The host random sources (random-frozen): the names exist, a generator's state methods are
+    its own, and a scipy.stats distribution and its frozen form both draw with .rvs."""
+    numpy = pytest.importorskip("numpy")
+    stats = pytest.importorskip("scipy.stats")
+    for qualified in (*facts.RANDOM_STATE_FUNCTIONS, *facts.RANDOM_GENERATORS):
+        assert resolve(qualified) is not None, qualified
+    generators = [numpy.random.default_rng(0), numpy.random.RandomState(0), resolve("random.Random")(0)]
+    for method in facts.RANDOM_STATE_METHODS:
+        assert any(hasattr(g, method) for g in generators), method
+    for draw in facts.RANDOM_DISTRIBUTION_DRAWS:
+        assert callable(getattr(stats.truncnorm, draw)) and callable(getattr(stats.norm(0, 1), draw))
+    assert facts.random_source("scipy.stats.norm.rvs") == "draw"
+    assert facts.random_source("scipy.stats.truncnorm") == "distribution"
+    assert facts.random_source("numpy.random.default_rng") == "generator"
+    assert facts.random_source("numpy.random.seed") == "state"
+    assert facts.random_source("numpy.linalg.norm") is None
+    assert facts.random_method_draws("generator", "integers")
+    assert not facts.random_method_draws("distribution", "pdf")

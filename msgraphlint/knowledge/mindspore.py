@@ -77,8 +77,59 @@ ELEMENT_TYPES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", 
 
 # ----- host modules ----------------------------------------------------------------------------
 
-# Random draws: on constants drawn once while compiling, on tensors host calls.
+# Host random sources (numpy.random, random, scipy.stats): compiled code evaluates a draw on
+# constants once, while compiling, and every call of the graph reuses it (probed, MindSpore 2.10
+# CPU, STRICT and LAX: module functions, a scipy.stats distribution's .rvs, and the methods of a
+# generator held by the Cell, seeded or not); a draw on a tensor is a host call.
+# Modules whose every function draws, but those that seed or read the state.
 RANDOM_MODULES = ("numpy.random.", "random.")
+RANDOM_STATE_FUNCTIONS = frozenset(
+    {
+        "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state",
+        "random.seed", "random.getstate", "random.setstate",
+    }
+)
+# Calls that build a generator: every method of what they give draws, but the state methods.
+# Built from an explicit seed, it gives the same numbers at every call (PyNative too).
+RANDOM_GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator",
+        "random.Random", "random.SystemRandom",
+    }
+)
+RANDOM_STATE_METHODS = frozenset(
+    {"seed", "get_state", "set_state", "getstate", "setstate", "bit_generator", "spawn"}
+)
+# scipy.stats distributions: `norm.rvs(...)` draws, and so does `.rvs` of the frozen distribution
+# `norm(...)` builds (its pdf, cdf, mean... do not); random_state= seeds the draw.
+RANDOM_DISTRIBUTION_MODULES = ("scipy.stats.",)
+RANDOM_DISTRIBUTION_DRAWS = frozenset({"rvs"})
+
+
+def random_source(qualified: str) -> str | None:
+    """What calling the host name ``qualified`` does with random numbers: "draw" (it draws:
+    numpy.random.normal, random.random, scipy.stats.norm.rvs), "generator" (it builds an object
+    whose methods draw: numpy.random.default_rng, random.Random), "distribution" (it builds a
+    scipy.stats frozen distribution, whose .rvs draws), "state" (it seeds or reads the state),
+    or None (nothing random)."""
+    if qualified.startswith(RANDOM_DISTRIBUTION_MODULES):
+        if qualified.rsplit(".", 1)[-1] in RANDOM_DISTRIBUTION_DRAWS:
+            return "draw"
+        return "distribution"
+    if not qualified.startswith(RANDOM_MODULES):
+        return None
+    if qualified in RANDOM_STATE_FUNCTIONS:
+        return "state"
+    if qualified in RANDOM_GENERATORS:
+        return "generator"
+    return "draw"
+
+
+def random_method_draws(source: str, method: str) -> bool:
+    """Whether ``<object>.method(...)`` draws, for an object a call of kind ``source`` built."""
+    if source == "generator":
+        return not method.startswith("_") and method not in RANDOM_STATE_METHODS
+    return source == "distribution" and method in RANDOM_DISTRIBUTION_DRAWS
 
 # ----- the size of a tensor a call gives back ----------------------------------------------------
 

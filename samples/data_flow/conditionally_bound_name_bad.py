@@ -53,3 +53,19 @@ class Countdown(nn.Cell):
             last = x * steps
             steps += 1
         return last  # expect: conditionally-bound-name
+
+
+class MaskedInstanceNorm(nn.Cell):
+    """Every read of a name some path leaves unbound is rejected: fixing the first read only
+    moves the error to the next one."""
+
+    def construct(self, x):
+        if x.ndim > 2:
+            axes = (2,)
+        mean = x
+        if x.ndim > 2:
+            mean = x.mean(axes, keep_dims=True)  # expect: conditionally-bound-name
+        var = x
+        if x.ndim > 2:
+            var = x.var(axes, keepdims=True)  # expect: conditionally-bound-name
+        return (x - mean) / var

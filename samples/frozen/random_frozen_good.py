@@ -25,3 +25,18 @@ class RandomScale(nn.Cell):
 def jitter(x):
     offset = ops.rand_like(x)
     return x + offset
+
+
+class TruncatedScale(nn.Cell):
+    def construct(self, x):
+        return x * ops.clamp(ops.normal((1,), 1.0, 0.1), 0.8, 1.2)
+
+
+class NormalShift(nn.Cell):
+    def construct(self, x):
+        return x + ops.randn(1)
+
+
+class HeldGenerator(nn.Cell):
+    def construct(self, x):
+        return x * ops.uniform((1,), Tensor(0.8), Tensor(1.2))
