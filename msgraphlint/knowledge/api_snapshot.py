@@ -44,7 +44,9 @@ import functools
 import importlib
 import inspect
 import json
+import os
 import pkgutil
+import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -113,15 +115,22 @@ def versions() -> tuple[str, ...]:
     return tuple(sorted(found, key=_release_key))
 
 
+DIST_INFO = re.compile(r"^mindspore-(\d+\.\d+)[^-]*\.dist-info$")
+
+
 @functools.cache
 def installed_version() -> str | None:
-    """The installed MindSpore's release, read from its package metadata (no import)."""
-    from importlib import metadata
-
-    try:
-        return release(metadata.version("mindspore"))
-    except (metadata.PackageNotFoundError, ValueError):
-        return None
+    """The installed MindSpore's release, from the name of its ``dist-info`` folder on the import
+    path (no import of MindSpore; importlib.metadata's search costs a run 20 ms)."""
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("mindspore-") and (found := DIST_INFO.match(name)):
+                return release(found[1])
+    return None
 
 
 def default_version() -> str:
