@@ -78,16 +78,20 @@ class MindsporeApiFamily(Family):
             ctx.report("uncompilable-mindspore-function", node, ast.unparse(node.func), qualified,
                        uncompilable[1], UNCOMPILABLE_INSTEAD)
         found = lookup(qualified, ctx.engine.target_version)
-        if found is None or found[2] is None or "params" not in found[2]:
+        forms = function_forms(found[2]) if found is not None and found[2] is not None else []
+        if not forms:
             return
-        module, member, entry = found
-        problem = binding_problem(node, entry["params"])
-        if problem is not None:
-            spelled = f"{module}.{member}"
-            names = ", ".join(p[0] for p in entry["params"] if p[1] in (*POSITIONAL, "keyword_only"))
-            history = across_releases(lambda v: _function_takes(node, qualified, v), "takes the call")
-            ctx.report("mindspore-call-mismatch", node, ast.unparse(node.func), spelled, problem,
-                       version(ctx), names or "no arguments", history)
+        problems = [binding_problem(node, form) for form in forms]
+        if any(problem is None for problem in problems):
+            return
+        module, member, _ = found
+        takes = " | ".join(dict.fromkeys(
+            ", ".join(p[0] for p in form if p[1] in (*POSITIONAL, "keyword_only")) or "no arguments"
+            for form in forms))
+        history = across_releases(lambda v: _function_takes(node, qualified, v), "takes the call")
+        ctx.report("mindspore-call-mismatch", node, ast.unparse(node.func), f"{module}.{member}",
+                   problems[0] if len(forms) == 1 else "matches none of its forms", version(ctx),
+                   takes, history)
 
 
     def bind_tensor_method(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
@@ -165,10 +169,16 @@ def _function_takes(call: ast.Call, qualified: str, release: str) -> bool | None
     found = lookup(qualified, release)
     if found is None:
         return None
-    entry = found[2]
-    if entry is None:
+    if found[2] is None:
         return False
-    return None if "params" not in entry else binding_problem(call, entry["params"]) is None
+    forms = function_forms(found[2])
+    return any(binding_problem(call, form) is None for form in forms) if forms else None
+
+
+def function_forms(entry: dict) -> list[list]:
+    """The calling forms of a function or class of the snapshot: its one signature, or the
+    overloads its C++ parser lists (mint.add); empty when not known."""
+    return [entry["params"]] if "params" in entry else entry.get("overloads", [])
 
 
 def _tensor_method_takes(call: ast.Call, name: str, release: str) -> bool | None:

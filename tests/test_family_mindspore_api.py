@@ -38,6 +38,9 @@ class Net(nn.Cell):
         ("mint.zeros((2, 3), ms.float32)", "mindspore-call-mismatch"),  # dtype is keyword-only
         ("mint.argmax(x, axis=0)", "mindspore-call-mismatch"),
         ("ops.where(x > 0)", "mindspore-call-mismatch"),
+        # overloaded: no form takes keepdims or beta (2.10 rejects both at every level)
+        ("mint.max(x, dim=1, keepdims=True)", "mindspore-call-mismatch"),
+        ("mint.add(x, x, beta=2)", "mindspore-call-mismatch"),
     ],
 )
 def test_api_the_target_version_lacks_is_reported(tmp_path, line, symbol):
@@ -53,6 +56,9 @@ def test_api_the_target_version_lacks_is_reported(tmp_path, line, symbol):
         "ops.pad(x, **kwargs)",
         "P.Pad(((0, 0), (1, 1)))(x)",  # a submodule the snapshot does not list: not judged
         "nn.Dense(3, 4, has_bias=True)(x)",
+        "mint.max(x, dim=1, keepdim=True)",
+        "mint.max(x, x)",
+        "mint.add(x, x, alpha=2)",
     ],
 )
 def test_calls_that_bind_or_cannot_be_judged_are_not_reported(tmp_path, line):

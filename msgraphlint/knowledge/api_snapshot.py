@@ -80,6 +80,9 @@ PARAMETER_KINDS = {
     inspect.Parameter.VAR_KEYWORD: "var_keyword",
 }
 _VARIADIC = {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
+# Where MindSpore's generated overloaded functions live (mint.add, mint.max, ops.transpose's
+# overloads): (*args, **kwargs) wrappers around a C++ parser that lists the forms it takes.
+OVERLOAD_MODULE = "mindspore.ops.functional_overload"
 # Decorators MindSpore 2.10 applies without functools.wraps, so inspect.signature sees only the
 # wrapper's (*args, **kwargs). Each passes its arguments through to the closure variable named
 # here unchanged (opt_init_args_register even binds them to that function's signature first), so
@@ -222,6 +225,12 @@ def _entry(value) -> dict:
         entry = {"kind": "function"}
         # A callable object (e.g. a Primitive instance): inspect.signature leaves self out.
         params = _params(value, drop_first=False)
+        if params is None and getattr(_unwrap(value), "__module__", "") == OVERLOAD_MODULE:
+            from .tensor_overloads import function_forms
+
+            # mint.add(*args, **kwargs): its C++ parser names the forms it takes
+            if forms := function_forms(value, value, getattr(value, "__name__", "")):
+                entry["overloads"] = forms
     else:
         return {"kind": "other"}
     if params is not None:

@@ -1,4 +1,5 @@
-"""The calling forms of MindSpore's C++ Tensor methods, read from an installed MindSpore.
+"""The calling forms of MindSpore's C++ Tensor methods and overloaded functions (``mint.add``,
+``mint.max``: ``mindspore.ops.functional_overload``), read from an installed MindSpore.
 
 Since 2.3 most Tensor methods are C++ (``method_descriptor``): ``inspect.signature`` cannot read
 them, and many take several forms (``Tensor.sum`` takes PyTorch's ``dim, keepdim`` or numpy's
@@ -29,7 +30,7 @@ import re
 # The keyword no method has, and an argument of a type no form takes.
 PROBE_KEYWORD = "__msgraphlint_probe__"
 VALID_CALLING = "The valid calling should be:"
-FORM_LINE = re.compile(r'^\s*"Tensor\.(?P<name>\w+)\((?P<params>.*)\)"\s*$')
+FORM_LINE = re.compile(r'^\s*"(?:Tensor\.)?(?P<name>\w+)\((?P<params>.*)\)"\s*$')
 DOC_FORM = re.compile(r"^\s*(?:\.\. method:: )?(?:Tensor\.)?(?P<name>\w+)\((?P<params>.*?)\)\s*(?:->.*)?$")
 ONE_PARAMETER = re.compile(r"^\s*(?P<name>\*{0,2}\w+)\s*(?:=\s*<(?P<types>[^>]*)>)?\s*$")
 
@@ -41,7 +42,13 @@ class _NoKnownType:
 def calling_forms(tensor, name: str) -> list[list] | None:
     """Every calling form MindSpore names for ``tensor.<name>`` (a C++ method), or None when it
     names none (the method then keeps no forms: any call is accepted)."""
-    forms = _valid_calling_forms(tensor, name) + _docstring_forms(getattr(type(tensor), name), name)
+    return function_forms(getattr(tensor, name), getattr(type(tensor), name), name)
+
+
+def function_forms(function, documented, name: str) -> list[list] | None:
+    """The same for a callable (a bound method, or an overloaded function such as ``mint.add``)
+    whose docstring ``documented`` carries."""
+    forms = _valid_calling_forms(function, name) + _docstring_forms(documented, name)
     unique: list[list] = []
     for form in forms:
         if form not in unique:
@@ -49,9 +56,9 @@ def calling_forms(tensor, name: str) -> list[list] | None:
     return unique or None
 
 
-def _valid_calling_forms(tensor, name: str) -> list[list]:
+def _valid_calling_forms(function, name: str) -> list[list]:
     try:
-        getattr(tensor, name)(_NoKnownType(), **{PROBE_KEYWORD: 1})
+        function(_NoKnownType(), **{PROBE_KEYWORD: 1})
     except Exception as error:  # noqa: BLE001 - whatever it raises, only its text is read
         text = str(error)
     else:

@@ -3,7 +3,7 @@
 What the compiler does at each level: msgraphlint explain mindspore-call-mismatch.
 """
 
-from mindspore import nn, ops
+from mindspore import mint, nn, ops
 
 
 class Padded(nn.Cell):
@@ -17,3 +17,11 @@ class Transposed(nn.Cell):
 
     def construct(self, x):
         return ops.transpose(x, input_perm=(1, 0))  # expect: mindspore-call-mismatch
+
+
+class MaxAlongDim(nn.Cell):
+    """mint.max is overloaded: (input), (input, other) or (input, dim, keepdim); numpy's keepdims
+    matches none of them."""
+
+    def construct(self, x):
+        return mint.max(x, dim=1, keepdims=True)  # expect: mindspore-call-mismatch

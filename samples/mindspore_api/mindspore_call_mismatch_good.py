@@ -1,7 +1,7 @@
 """mindspore-call-mismatch, fixed: the keyword of MindSpore 2.10's signature. Per level:
 msgraphlint explain mindspore-call-mismatch."""
 
-from mindspore import nn, ops
+from mindspore import mint, nn, ops
 
 
 class Padded(nn.Cell):
@@ -12,3 +12,8 @@ class Padded(nn.Cell):
 class Transposed(nn.Cell):
     def construct(self, x):
         return ops.transpose(x, (1, 0))
+
+
+class MaxAlongDim(nn.Cell):
+    def construct(self, x):
+        return mint.max(x, dim=1, keepdim=True)
