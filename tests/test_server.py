@@ -7,6 +7,7 @@ actions and hovers, and checks what comes back against the CLI and the catalogue
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 import re
 import shutil
@@ -22,6 +23,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  
 
 from msgraphlint.docgen import rule_page  # noqa: E402
 from msgraphlint.knowledge.catalogue import find_rule  # noqa: E402
+from msgraphlint.server.lsp import DEBOUNCE_SECONDS  # noqa: E402
+from msgraphlint.config import Config  # noqa: E402
 from msgraphlint.server.session import EditorSettings  # noqa: E402
 
 from .samples_index import ROOT  # noqa: E402
@@ -480,6 +483,47 @@ async def test_hover_shows_the_rules_page(client, tmp_path):
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=outside)) is None
 
 
+# ----- analysis off the request loop ---------------------------------------------------------------
+
+# Five hundred Cells: an analysis that takes a second or more.
+SLOW = "import numpy as np\nfrom mindspore import nn\n" + "".join(
+    f"\n\nclass Net{i}(nn.Cell):\n    def construct(self, x):\n        y = np.where(x > 0, x, 0)\n"
+    f"        for k in range(3):\n            y = y + x * k\n        return y\n" for i in range(500))
+
+
+def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def test_a_hover_during_a_long_analysis_is_answered_from_the_last_results(client, tmp_path):
+    path = project(tmp_path, BAD)
+    (finding,) = await open_buffer(client, path)
+    change(client, path, SLOW, 2)
+    await asyncio.sleep(DEBOUNCE_SECONDS + 0.2)  # the analysis of the new text is under way
+    publication = asyncio.ensure_future(published(client, path.as_uri()))
+    hover = asyncio.ensure_future(client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        position=finding.range.start)))
+    done, _ = await asyncio.wait({hover, publication}, return_when=asyncio.FIRST_COMPLETED)
+    assert hover in done and publication not in done
+    assert "**W8720 host-call-on-tensor**" in hover.result().contents.value
+    assert len(await publication) == 500
+
+
+async def test_an_edit_supersedes_the_analysis_of_an_older_text(client, tmp_path):
+    path = project(tmp_path, GOOD)
+    await open_buffer(client, path)
+    change(client, path, SLOW, 2)
+    await asyncio.sleep(DEBOUNCE_SECONDS + 0.2)  # under way: it ends, but is not published
+    change(client, path, SLOW.replace("class Net0(", "class Other("), 3)
+    change(client, path, BAD, 4)  # before version 3 was analysed: it never is
+    params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert params.version == 4
+    assert [d.code for d in params.diagnostics] == ["W8720:host-call-on-tensor"]
+
+
 # ----- the bundled ported models, against the CLI --------------------------------------------------
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -519,10 +563,19 @@ def test_editor_settings_are_parsed_like_the_cli_options():
                          "unknown": 1}})
     assert settings.level.value == "strict" and settings.device == "GPU"
     assert "W8720" in settings.ignore and len(settings.ignore) > 1
-    assert problems == ["unknown setting 'unknown' (known: syntaxLevel, device, select, ignore)"]
+    assert problems == ["unknown setting 'unknown' (known: syntaxLevel, device, select, ignore, "
+                        "targetVersion)"]
     settings, problems = EditorSettings.parse({"syntaxLevel": 3})
     assert settings.level is None and "syntax level 3" in problems[0]
     assert EditorSettings.parse(["lax"])[1] == ["settings: expected an object, got list"]
+
+
+def test_the_editor_chooses_the_target_version():
+    settings, problems = EditorSettings.parse({"targetVersion": "2.7.0"})
+    assert problems == [] and settings.over(Config()).target_version == "2.7"
+    settings, problems = EditorSettings.parse({"targetVersion": "1.0"})
+    assert settings.target_version is None
+    assert problems and "no API snapshot of MindSpore 1.0" in problems[0]
 
 
 def test_without_the_server_extra_the_command_says_how_to_install_it():

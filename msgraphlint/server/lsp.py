@@ -1,18 +1,22 @@
 """The language server: the protocol (pygls, lsprotocol) around :class:`~.session.Session`.
 
 Diagnostics are published on open and save at once, and on change once the typing pauses
-(``DEBOUNCE_SECONDS``); a request that needs the findings (a code action, a hover) takes them for
-the text the editor holds now. The analysis runs on the server's one thread, so requests see the
-buffers in the order the editor sent them. Whatever goes wrong with a file goes to the log, never
-takes the server down.
+(``DEBOUNCE_SECONDS``). The analysis runs on a worker thread, one job after another in the order
+the editor sent them (everything that touches the session runs there), so the protocol loop goes
+on answering: a hover during an analysis is answered from the last results, and an edit makes the
+analysis of an older text moot (it is not published, or not even started). A code action takes
+the findings of the text the editor holds now. Whatever goes wrong with a file goes to the log,
+never takes the server down.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cattrs import ClassValidationError, transform_error
@@ -94,9 +98,12 @@ class GraphLintServer(LanguageServer):
         super().__init__("msgraphlint", __version__,
                          text_document_sync_kind=types.TextDocumentSyncKind.Full,
                          protocol_cls=GraphLintProtocol)
-        self.session = Session()
+        self.session = Session()  # used on the worker thread only
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msgraphlint-analysis")
         self.reports: dict[str, tuple[int | None, FileReport]] = {}  # uri -> (version, report)
-        self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its debounced analysis
+        self._running: dict[str, tuple[int, asyncio.Future]] = {}  # uri -> (version, its job)
+        self._latest: dict[str, int] = {}  # uri -> the newest version the editor sent
         self._config_problems_shown: set[str] = set()
         self._not_files_logged: set[str] = set()
         self._analysed: dict[str, int] = {}  # uri -> the version last analysed
@@ -119,18 +126,20 @@ class GraphLintServer(LanguageServer):
 
     # ----- findings -------------------------------------------------------------------------
 
-    def report_for(self, uri: str) -> FileReport | None:
-        """The findings for the text the editor holds now (computed if a change is pending)."""
-        if uri not in self.workspace.text_documents:
-            return None  # a hover or code action on a file the editor has not opened
-        document = self.workspace.get_text_document(uri)
-        cached = self.reports.get(uri)
-        if cached is not None and cached[0] == document.version and uri not in self._pending:
-            return cached[1]
-        return self.publish(uri)
+    def on_worker(self, work: Callable[[], object]) -> asyncio.Future:
+        """``work()`` on the analysis thread, after the jobs already queued."""
+        return asyncio.get_running_loop().run_in_executor(self.worker, work)
 
-    def publish(self, uri: str) -> FileReport | None:
-        """Analyse one open document and publish its diagnostics."""
+    def on_worker_logged(self, what: str, work: Callable[[], object]) -> None:
+        """``work()`` on the analysis thread, nobody waiting for it: a failure is logged."""
+        def ended(done: asyncio.Future) -> None:
+            if not done.cancelled() and (error := done.exception()) is not None:
+                self.log(types.MessageType.Error, f"{what}: {type(error).__name__}: {error}")
+        self.on_worker(work).add_done_callback(ended)
+
+    def analysis(self, uri: str) -> asyncio.Future | None:
+        """The analysis of the document's text as it is now: the one queued or running already,
+        or a new one. Its report is published when it ends, unless the text has changed since."""
         if (pending := self._pending.pop(uri, None)) is not None:
             pending.cancel()
         path = path_of(uri)
@@ -141,24 +150,53 @@ class GraphLintServer(LanguageServer):
                          " files")
             return None
         document = self.workspace.get_text_document(uri)
-        try:
-            self.session.change(path, document.source)
-            report = self.session.report(path)
-        except Exception as error:  # noqa: BLE001 - a log message, never a crashed server
-            self.log(types.MessageType.Error, f"{path}: internal error: {type(error).__name__}: "
-                     f"{error}\n{traceback.format_exc()}")
+        version, text = document.version, document.source
+        running = self._running.get(uri)
+        if running is not None and running[0] == version:
+            return running[1]
+        self._latest[uri] = version
+        job = self.on_worker(lambda: self._analyse(uri, path, text, version))
+        self._running[uri] = (version, job)
+        job.add_done_callback(lambda done: self._analysed_one(uri, version, done))
+        return job
+
+    def _analyse(self, uri: str, path: Path, text: str, version: int | None) -> FileReport | None:
+        """On the worker: None when a newer text came while this one waited its turn."""
+        if self._latest.get(uri) != version:
             return None
+        self.session.change(path, text)
+        return self.session.report(path)
+
+    def _analysed_one(self, uri: str, version: int | None, done: asyncio.Future) -> None:
+        """Back on the loop: keep the report, and publish it if it is of the text the editor
+        holds (a newer text has its own analysis coming)."""
+        if self._running.get(uri, (None, None))[1] is done:
+            del self._running[uri]
+        if done.cancelled():
+            return
+        if (error := done.exception()) is not None:
+            self.log(types.MessageType.Error, f"{path_of(uri)}: internal error: "
+                     f"{type(error).__name__}: {error}\n"
+                     f"{''.join(traceback.format_exception(error))}")
+            return
+        report = done.result()
+        if report is None or uri not in self.workspace.text_documents:
+            return
         for message in report.internal_errors:
             self.log(types.MessageType.Error, f"internal error: {message}")
         self._show_config_problem(report.config_problem)
-        self.reports[uri] = (document.version, report)
-        if self._analysed.get(uri) != document.version:
+        self.reports[uri] = (version, report)
+        if self._analysed.get(uri) != version:
             # The other open files' findings may read this buffer: recomputed when next asked
             # for, and republished on save and close.
-            self._analysed[uri] = document.version
+            self._analysed[uri] = version
             for other in list(self.reports):
                 if other != uri:
                     self.reports[other] = (None, self.reports[other][1])
+        if self.workspace.get_text_document(uri).version == version:
+            self.publish(uri, version, report)
+
+    def publish(self, uri: str, version: int | None, report: FileReport) -> None:
         diagnostics = [self.diagnostic(report, finding) for finding in report.findings]
         if report.parses:
             self._last_parsed[uri] = report
@@ -167,8 +205,30 @@ class GraphLintServer(LanguageServer):
             # until the buffer parses again.
             diagnostics += [self.diagnostic(last, finding, stale=True) for finding in last.findings]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version, diagnostics=diagnostics))
-        return report
+            uri=uri, version=version, diagnostics=diagnostics))
+
+    async def current_report(self, uri: str) -> FileReport | None:
+        """The findings for the text the editor holds now (waiting for its analysis)."""
+        while uri in self.workspace.text_documents:
+            cached = self.reports.get(uri)
+            version = self.workspace.get_text_document(uri).version
+            if cached is not None and cached[0] == version and uri not in self._pending:
+                return cached[1]
+            job = self.analysis(uri)
+            if job is None:
+                return None
+            try:
+                await job
+            except Exception:  # noqa: BLE001 - logged when the job ended
+                return None
+        return None  # a hover or code action on a file the editor has not opened
+
+    def last_report(self, uri: str) -> FileReport | None:
+        """The last findings while an analysis is under way, without waiting for it."""
+        cached = self.reports.get(uri)
+        if cached is not None and (self._running or uri in self._pending):
+            return cached[1]
+        return None
 
     def publish_later(self, uri: str) -> None:
         if (pending := self._pending.pop(uri, None)) is not None:
@@ -179,13 +239,13 @@ class GraphLintServer(LanguageServer):
     def _publish_quietly(self, uri: str) -> None:
         self._pending.pop(uri, None)
         if uri in self.workspace.text_documents:
-            self.publish(uri)
+            self.analysis(uri)
 
     def publish_all(self, first: str | None = None) -> None:
         """Every open document: ``first`` now, the others once the editor is quiet."""
         for uri in list(self.workspace.text_documents):
             if uri == first:
-                self.publish(uri)
+                self.analysis(uri)
             else:
                 self.publish_later(uri)
 
@@ -285,12 +345,25 @@ server = GraphLintServer()
 
 def _guarded(handler: Callable) -> Callable:
     """A handler whose failure is logged, never raised into the protocol loop."""
+    def failed(ls: GraphLintServer, error: Exception) -> None:
+        ls.log(types.MessageType.Error, f"{handler.__name__}: {type(error).__name__}: {error}\n"
+               f"{traceback.format_exc()}")
+
+    if inspect.iscoroutinefunction(handler):
+        async def run_async(ls: GraphLintServer, params):
+            try:
+                return await handler(ls, params)
+            except Exception as error:  # noqa: BLE001
+                failed(ls, error)
+                return None
+        run_async.__name__ = handler.__name__
+        return run_async
+
     def run(ls: GraphLintServer, params):
         try:
             return handler(ls, params)
         except Exception as error:  # noqa: BLE001
-            ls.log(types.MessageType.Error, f"{handler.__name__}: {type(error).__name__}: {error}\n"
-                   f"{traceback.format_exc()}")
+            failed(ls, error)
             return None
     run.__name__ = handler.__name__
     return run
@@ -327,12 +400,14 @@ async def initialized(ls: GraphLintServer, params: types.InitializedParams) -> N
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 @_guarded
 def did_open(ls: GraphLintServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.analysis(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 @_guarded
 def did_change(ls: GraphLintServer, params: types.DidChangeTextDocumentParams) -> None:
+    # What is queued for an older text is not started; what runs is not published.
+    ls._latest[params.text_document.uri] = params.text_document.version
     ls.publish_later(params.text_document.uri)
 
 
@@ -341,7 +416,7 @@ def did_change(ls: GraphLintServer, params: types.DidChangeTextDocumentParams) -
 def did_save(ls: GraphLintServer, params: types.DidSaveTextDocumentParams) -> None:
     # The saved file is on disk now: the other open files may reach it through imports.
     if (path := path_of(params.text_document.uri)) is not None:
-        ls.session.disk_changed([path])
+        ls.on_worker_logged("save", lambda: ls.session.disk_changed([path]))
     ls.publish_all(first=params.text_document.uri)
 
 
@@ -354,8 +429,9 @@ def did_close(ls: GraphLintServer, params: types.DidCloseTextDocumentParams) -> 
     ls.reports.pop(uri, None)
     ls._analysed.pop(uri, None)
     ls._last_parsed.pop(uri, None)
+    ls._latest.pop(uri, None)
     if (path := path_of(uri)) is not None:
-        ls.session.close(path)
+        ls.on_worker_logged("close", lambda: ls.session.close(path))
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     ls.publish_all()  # the others read the file from disk again
 
@@ -365,7 +441,7 @@ def did_close(ls: GraphLintServer, params: types.DidCloseTextDocumentParams) -> 
 def did_change_watched_files(ls: GraphLintServer,
                              params: types.DidChangeWatchedFilesParams) -> None:
     paths = [path for change in params.changes if (path := path_of(change.uri)) is not None]
-    ls.session.disk_changed(paths)
+    ls.on_worker_logged("files changed", lambda: ls.session.disk_changed(paths))
     ls.publish_all()
 
 
@@ -396,11 +472,18 @@ def _can_pull_configuration(ls: GraphLintServer) -> bool:
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
 )
 @_guarded
-def code_action(ls: GraphLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    uri = params.text_document.uri
-    report = ls.report_for(uri)
+async def code_action(ls: GraphLintServer,
+                      params: types.CodeActionParams) -> list[types.CodeAction]:
+    report = await ls.current_report(params.text_document.uri)
     if report is None:
         return []
+    # The fixes are tried on the engine's project: on the worker, as everything that touches it.
+    return await ls.on_worker(lambda: actions_for(ls, report, params))
+
+
+def actions_for(ls: GraphLintServer, report: FileReport,
+                params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
     wanted = params.context.only
     actions: list[types.CodeAction] = []
     if _asked_for(types.CodeActionKind.QuickFix, wanted):
@@ -473,8 +556,9 @@ def fix_all_action(ls: GraphLintServer, uri: str, report: FileReport) -> types.C
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 @_guarded
-def hover(ls: GraphLintServer, params: types.HoverParams) -> types.Hover | None:
-    report = ls.report_for(params.text_document.uri)
+async def hover(ls: GraphLintServer, params: types.HoverParams) -> types.Hover | None:
+    uri = params.text_document.uri
+    report = ls.last_report(uri) or await ls.current_report(uri)
     if report is None:
         return None
     line, column = ls.position(report.lines, params.position)
