@@ -10,6 +10,8 @@ key, which the CLI turns into exit code 2::
     timeout = 300                      # seconds per target (compiling and running it)
     import-timeout = 60                # seconds for importing a module
     memory-limit-mb = 8192             # resident memory of one child process
+    pass-env = ["WANDB_MODE", "MYLAB_*"] # environment variables the children also see (names,
+                                       # or prefixes ending in *): others are scrubbed
 
     [tool.msgraphlint.confirm.targets."models/net.py::Net"]
     inputs = ["float32[None,3,32,32]"] # None: a dynamic dimension (2 in the tensor compiled with)
@@ -58,6 +60,7 @@ class ConfirmSettings:
     timeout: float = DEFAULT_TIMEOUT
     import_timeout: float = DEFAULT_IMPORT_TIMEOUT
     memory_limit_mb: int = DEFAULT_MEMORY_MB
+    pass_env: tuple[str, ...] = ()  # variables (or NAME_* prefixes) passed to the children
     targets: dict[str, TargetSettings] = field(default_factory=dict, hash=False)
 
     def for_target(self, key: str) -> TargetSettings:
@@ -119,7 +122,20 @@ def _target(key: str, value: object, where: str) -> TargetSettings:
                           _normalise_key(entry) if entry is not None else None)
 
 
-KNOWN = frozenset({"inputs", "timeout", "import-timeout", "memory-limit-mb", "targets"})
+KNOWN = frozenset({"inputs", "timeout", "import-timeout", "memory-limit-mb", "pass-env",
+                   "targets"})
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\*?$")
+
+
+def _pass_env(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise SettingsError(f"{where}: pass-env must be a list of environment variable names"
+                            f" such as [\"WANDB_MODE\", \"MYLAB_*\"], not {value!r}")
+    for name in value:
+        if not ENV_NAME.match(name):
+            raise SettingsError(f"{where}: pass-env: {name!r} is not an environment variable name"
+                                " (letters, digits and _, optionally ending in * for a prefix)")
+    return tuple(value)
 
 
 def parse_confirm(value: object, where: str) -> ConfirmSettings:
@@ -141,6 +157,7 @@ def parse_confirm(value: object, where: str) -> ConfirmSettings:
                                        "import-timeout")),
         memory_limit_mb=int(_positive(value.get("memory-limit-mb", DEFAULT_MEMORY_MB), where,
                                       "memory-limit-mb")),
+        pass_env=_pass_env(value.get("pass-env", []), where),
         targets={
             _normalise_key(key): _target(key, table, where) for key, table in targets.items()
         },

@@ -336,9 +336,6 @@ from mindspore import Tensor, nn
 
 from helpers import offset
 
-with open(Path(__file__).with_name("imports.log"), "a") as log:
-    log.write("imported\\n")
-
 
 class Net(nn.Cell):
     def construct(self, x):
@@ -351,24 +348,24 @@ def test_an_unchanged_rerun_compiles_nothing(tmp_path):
     project.mkdir()
     (project / "counted.py").write_text(COUNTED)
     (project / "helpers.py").write_text("def offset():\n    return 1\n")
-    log = project / "imports.log"
     config = Config(level=Level.STRICT)
     cache = tmp_path / "cache"
 
     first = confirm([project / "counted.py"], config, cache)
-    assert first.stats.compiled == 1 and log.read_text().count("imported") == 1
+    # (The module cannot count its imports in a file: the sandbox makes its folder read-only.)
+    assert (first.stats.compiled, first.stats.children) == (1, 1)
     statuses = [(f.rule_id, f.line, f.confirmation, f.evidence) for f in first.findings]
     assert {s[2] for s in statuses} == {"confirmed"}
 
     again = confirm([project / "counted.py"], config, cache)
     assert (again.stats.compiled, again.stats.cached, again.stats.children) == (0, 1, 0)
-    assert log.read_text().count("imported") == 1  # the module was not even imported
+    # children == 0 above: the module was not even imported
     assert [(f.rule_id, f.line, f.confirmation, f.evidence) for f in again.findings] == statuses
 
     # A project file the module imported changed: compiled again.
     (project / "helpers.py").write_text("def offset():\n    return 2\n")
     changed = confirm([project / "counted.py"], config, cache)
-    assert changed.stats.compiled == 1 and log.read_text().count("imported") == 2
+    assert (changed.stats.compiled, changed.stats.children) == (1, 1)
     # Another level is another entry; --no-cache never reads one.
     assert confirm([project / "counted.py"], Config(level=Level.LAX), cache).stats.compiled == 1
     assert confirm([project / "counted.py"], config, cache, use_cache=False).stats.compiled == 1

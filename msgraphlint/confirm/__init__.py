@@ -2,6 +2,9 @@
 
 - plan.py      which targets to run (Cells, jit functions, modules) and with what inputs
 - pool.py      ChildPool: child processes forked from a server that imported MindSpore, limits, retries
+- sandbox.py   what the children see and touch: scrubbed environment, bwrap/unshare namespaces
+               (no network, read-only outside the scratch folder), process groups killed
+               (_enter_sandbox.py: the mounts, under unshare)
 - child.py     the child: process setup, import the module, run each target through the referee,
                report to the parent
 - referee.py   the one referee: run a target in GRAPH_MODE and PyNative, judge it (REJECTED,

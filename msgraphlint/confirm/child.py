@@ -29,6 +29,7 @@ import traceback
 from pathlib import Path
 
 from ..knowledge.catalogue import Verdict
+from .sandbox import own_session
 from .referee import (
     IN_FILE, Judgement, Unrunnable, gradient_summary, is_user_file, judge, one_line,
 )
@@ -128,6 +129,8 @@ def _quiet(workdir: Path) -> None:
 
 def run_job(job: dict, conn) -> None:
     """Entry point in the child (multiprocessing target)."""
+    # Its own session first: the parent kills the whole group when its targets end.
+    own_session(job.get("env"))
     workdir = Path(job["workdir"])
     workdir.mkdir(parents=True, exist_ok=True)
     try:

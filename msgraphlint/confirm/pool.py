@@ -10,6 +10,10 @@ importing the module and another per target, and a resident-memory limit polled 
 RLIMIT_AS limit would break MindSpore, which reserves far more address space than it uses). A
 child that exits, hangs, crashes or blows the limit costs only the target it was running (or,
 during the import, the module's targets): the others are run again in a fresh child.
+
+The fork server is started through sandbox.py's launcher (a scrubbed environment, and
+namespaces where the system has them) and stopped when msgraphlint exits; each child leads its
+own session, whose process group is killed when its targets end.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.spawn
 import os
 import shutil
 import signal
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from importlib import metadata, util
 from pathlib import Path
 
+from . import sandbox
 from .cache import Cache, entry_key
 from .child import unverified_result
 from ..confirm_settings import DEFAULT_IMPORT_TIMEOUT
@@ -140,7 +146,8 @@ def _unverified(reason: str, target: ConfirmTarget) -> dict:
 class ChildPool:
     def __init__(self, device: str, jobs: int, timeout: float, memory_limit_mb: int,
                  cache: Cache, progress: Callable[[int], None] = lambda n: None,
-                 import_timeout: float = DEFAULT_IMPORT_TIMEOUT):
+                 import_timeout: float = DEFAULT_IMPORT_TIMEOUT, pass_env: tuple[str, ...] = (),
+                 notice: Callable[[str], None] | None = None):
         self.device = device
         self.jobs = max(1, jobs)
         self.timeout = timeout
@@ -151,6 +158,10 @@ class ChildPool:
         self.stats = RunStats()
         self.context = _context()
         self._root: Path | None = None
+        self.pass_env = tuple(pass_env)
+        self.notice = notice  # where the no-sandbox notice goes (None: stderr)
+        self.sandbox = "none"  # what the children run in: "bwrap", "unshare" or "none"
+        self._env: dict[str, str] | None = None
 
     # ----- planning and the cache ---------------------------------------------------------
 
@@ -183,13 +194,19 @@ class ChildPool:
     # ----- children -----------------------------------------------------------------------
 
     def _run_jobs(self, jobs: list[Job]) -> None:
-        self._root = Path(tempfile.mkdtemp(prefix="msgraphlint-confirm-"))
         if self.context.get_start_method() == "forkserver":
             self.context.set_forkserver_preload(PRELOAD)
         pending = deque((job, list(range(len(job.targets)))) for job in jobs)
         active: list[Child] = []
+        saved_executable = multiprocessing.spawn.get_executable()
         try:
-            with _quiet_environment():
+            with _quiet_environment(), sandbox.signals_kill_children():
+                # The fork server starts through the launcher (when it is not running yet).
+                root, launcher, self.sandbox, self._env = sandbox.session(self.pass_env,
+                                                                          self.notice)
+                self._root = Path(tempfile.mkdtemp(prefix="run-", dir=root))
+                if launcher is not None:
+                    multiprocessing.spawn.set_executable(str(launcher))
                 while pending or active:
                     while pending and len(active) < self.jobs:
                         active.append(self._start(*pending.popleft()))
@@ -202,12 +219,12 @@ class ChildPool:
                             self._cleanup(child)
                             if retry:
                                 pending.appendleft((child.job, retry))
-        except MindSporeMissing:
+        finally:  # MindSpore missing, Ctrl-C, SIGTERM, a bug: no child outlives the run
             for child in active:
-                self._kill(child)
-            raise
-        finally:
-            shutil.rmtree(self._root, ignore_errors=True)
+                self._cleanup(child)
+            multiprocessing.spawn.set_executable(saved_executable)
+            if self._root is not None:
+                shutil.rmtree(self._root, ignore_errors=True)
 
     def _start(self, job: Job, indices: list[int]) -> Child:
         workdir = Path(tempfile.mkdtemp(prefix="job-", dir=self._root))
@@ -222,6 +239,7 @@ class ChildPool:
             "sys_path": list(job.spec.sys_path),
             "module_path": str(job.path),
             "targets": specs,
+            "env": self._env,
         }
         from .child import run_job  # noqa: PLC0415 - imports nothing heavy; pickled by name
 
@@ -230,6 +248,7 @@ class ChildPool:
         with _without_main():
             process.start()
         sender.close()
+        sandbox.track(process.pid)
         self.stats.children += 1
         # Until the child says the module is imported, the import limit applies.
         return Child(job, process, receiver, workdir, time.monotonic() + self.import_timeout)
@@ -362,6 +381,7 @@ class ChildPool:
         return f"exited with status {code} (os._exit or sys.exit in the code?)"
 
     def _kill(self, child: Child) -> None:
+        sandbox.kill_group(child.process.pid)  # the child's session: all it started
         try:
             import psutil
 
@@ -379,6 +399,8 @@ class ChildPool:
             child.conn.close()
         if child.process.is_alive():
             self._kill(child)
+        # Its targets are over: whatever it started (a double-forked daemon too) goes with it.
+        sandbox.kill_group(child.process.pid)
         shutil.rmtree(child.workdir, ignore_errors=True)
 
 

@@ -105,7 +105,7 @@ def confirm_findings(engine, findings: list[Finding], config, files: Iterable[Pa
     with ProgressBar("confirming with MindSpore", len(chosen), options.progress, delay=0) as bar:
         runner = ChildPool(config.device, options.jobs or default_jobs(), config.confirm.timeout,
                            config.confirm.memory_limit_mb, Cache(options.cache_dir, options.use_cache),
-                           bar.advance, config.confirm.import_timeout)
+                           bar.advance, config.confirm.import_timeout, config.confirm.pass_env)
         stats = runner.run(chosen, specs)
     annotated = annotate(findings, planner, config.device)
     if options.counterfactuals:
