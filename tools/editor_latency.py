@@ -123,24 +123,23 @@ def measure_file(client: Client, path: Path, rounds: int) -> list[float]:
         "uri": uri, "languageId": "python", "version": 1, "text": text}})
     client.wait(lambda: (uri, 1) in client.published)
     line = typing_line(text)
+    lines = text.split("\n")
     version, latencies = 1, []
     for round_number in range(rounds):
-        client.send("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version + 1},
-            "contentChanges": [{"range": {"start": {"line": line, "character": 0},
-                                          "end": {"line": line, "character": 0}},
-                                "text": f"# {round_number}\n"}]})
+        # Whole texts, as the server asks (TextDocumentSyncKind.Full): a range change would be
+        # taken for the whole buffer, and the server would analyse one line.
+        lines.insert(line, f"# {round_number}")
         version += 1
-        start = len(f"# {round_number}")
+        client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                               "contentChanges": [{"text": "\n".join(lines)}]})
         for typed, char in enumerate(WORD):
             if typed:
                 time.sleep(KEYSTROKE_SECONDS)
             version += 1
+            lines[line] += char
             client.send("textDocument/didChange", {
                 "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": {"line": line, "character": start + typed},
-                                              "end": {"line": line, "character": start + typed}},
-                                    "text": char}]})
+                "contentChanges": [{"text": "\n".join(lines)}]})
             sent = time.perf_counter()
         published = client.wait(lambda: client.published.get((uri, version)))
         latencies.append(published - sent)
