@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
 import ast
+import importlib.util
 import json
+import os
+import subprocess
+import sys
+
+import pytest
 
 from .engine_helpers import check_source, findings_on_lines
 from .samples_index import ROOT
@@ -79,9 +83,9 @@ class Net(nn.Cell):
 
 
 # Tensor methods on a value the model knows is a tensor (a driver passes one): a call that no
-# calling form of MindSpore 2.10 takes, and one it takes. The samples tensor_method_mismatch_bad.py
-# and _good.py hold the same pairs, compiled by tests/test_compiler.py; these add the ones whose
-# fixed call has no CPU kernel or is reported by another rule (the compiler still takes the call).
+# calling form of MindSpore 2.10 takes, and one it takes. The pairs are tools/tensor_method_samples.py's
+# table (compiled below, a few of them also as the samples); the extra ones here are those whose
+# good call has no CPU kernel or is another rule's (the compiler still binds the call).
 DRIVEN = """
 import numpy as np
 from mindspore import Tensor
@@ -96,6 +100,9 @@ def main():
     Net()(Tensor(np.ones((2, 3), np.float32)))
 """
 SAMPLES = ROOT / "samples" / "mindspore_api"
+_spec = importlib.util.spec_from_file_location("tensor_method_samples", ROOT / "tools" / "tensor_method_samples.py")
+TABLE = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(TABLE)
 EXTRA_PAIRS = [
     ("x.repeat(3, axis=0)", "x.repeat(3, 1)"),
     ("x.fill_(0.0, inplace=True)", "x.fill_(0.0)"),
@@ -106,16 +113,7 @@ EXTRA_PAIRS = [
     ("x.roll(1, 1, 0)", "x.roll(1, 1)"),
     ("x.view(2, 3, axis=1)", "x.view(ms.float16)"),
 ]
-
-
-def sample_calls(which: str) -> list[str]:
-    """The call each Cell of a tensor_method_mismatch sample returns."""
-    tree = ast.parse((SAMPLES / f"tensor_method_mismatch_{which}.py").read_text("utf-8"))
-    return [ast.unparse(node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Return) and isinstance(node.value, ast.Call)]
-
-
-PAIRS = list(zip(sample_calls("bad"), sample_calls("good"))) + EXTRA_PAIRS
+PAIRS = [(bad, good) for _, bad, good in TABLE.CASES] + EXTRA_PAIRS
 
 
 def test_the_pairs_cover_forty_common_tensor_methods():
@@ -315,3 +313,44 @@ class Net(nn.Cell):
 """
     assert findings_on_lines(tmp_path, HEADER, body, {"repeat-count-below-rank"}) == {
         ("repeat-count-below-rank", "return self.pad.repeat(x.shape[0], 0)")}
+
+
+
+COMPILE_ALL = """
+import json, sys
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, nn, ops
+ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.LAX)
+from pairs_module import CELLS
+x = Tensor(np.full((2, 3), 0.5, np.float32))
+verdicts = {}
+for name, cell in CELLS.items():
+    try:
+        cell()(x)
+        verdicts[name] = "compiled"
+    except Exception as error:  # the compiler's own rejection, whatever its type
+        verdicts[name] = f"rejected: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
+json.dump(verdicts, sys.stdout)
+"""
+
+
+@pytest.mark.compiler
+def test_mindspore_rejects_every_bad_call_and_compiles_every_good_one(tmp_path):
+    """Every pair of the table, compiled at LAX in one child process (a binding error is a
+    rejection at every level: the samples' subset is compiled at all three in test_compiler)."""
+    pytest.importorskip("mindspore")
+    lines = ["import mindspore as ms", "from mindspore import nn, ops", "CELLS = {}"]
+    for index, (name, bad, good) in enumerate(TABLE.CASES):
+        for kind, call in (("bad", bad), ("good", good)):
+            lines += [f"class C{index}_{kind}(nn.Cell):", "    def construct(self, x):",
+                      f"        return {call}", f"CELLS['{name}-{kind}'] = C{index}_{kind}"]
+    (tmp_path / "pairs_module.py").write_text("\n".join(lines) + "\n", "utf-8")
+    done = subprocess.run([sys.executable, "-c", COMPILE_ALL], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=900, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    verdicts = json.loads(done.stdout)
+    wrong = {name: verdict for name, verdict in verdicts.items()
+             if (verdict == "compiled") != name.endswith("-good")}
+    assert wrong == {}
+    assert len(verdicts) == 2 * len(TABLE.CASES) >= 80
