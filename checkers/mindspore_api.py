@@ -1,14 +1,15 @@
-"""MindSpore's own API as the target version has it: names that do not exist, and calls that do
-not bind to the signature.
+"""MindSpore's own API as the target release has it: names that do not exist, calls that do not
+bind, and MindSpore functions that cannot be compiled.
 
-Code written for an older MindSpore calls what 2.10 no longer has: ``ops.ResizeBilinear`` (gone
-from mindspore.ops), ``ops.pad(x, paddings=...)`` (the keyword is ``padding`` now), or a typo on a
-path no test runs (``ops.concatcat``). The names and signatures of mindspore, mindspore.ops,
-mindspore.nn, mindspore.mint (and its nn and functional), mindspore.numpy and
-mindspore.communication come from a snapshot of the installed MindSpore
-(msgraphlint/knowledge/data/api/mindspore-<version>.json, ``python -m msgraphlint.knowledge.api_snapshot``). A call is judged
-only where the signature is known and the call has no ``*args``/``**kwargs``. What the compiler
-does at each level is in msgraphlint/knowledge/rules/mindspore_api.toml.
+Code written for another MindSpore calls what the target release does not take:
+``ops.ResizeBilinear`` (gone from mindspore.ops), ``ops.pad(x, paddings=...)`` (the keyword is
+``padding`` now), ``x.repeat(3, axis=0)`` (Tensor.repeat is PyTorch's now), ``mint.max(x, dim=1,
+keepdims=True)`` (no form of the overloaded function takes keepdims). Names, signatures and the
+calling forms of Tensor methods and overloaded functions come from the API snapshot of the target
+release (msgraphlint/knowledge/data/api/mindspore-<release>.json, ``--target-version``); each
+finding says which other releases take the call. A call is judged only where its forms are known,
+the call spreads no ``*args``/``**kwargs``, and, for a method, the model knows the receiver is a
+tensor. What the compiler does at each level is in msgraphlint/knowledge/rules/mindspore_api.toml.
 """
 
 from __future__ import annotations
@@ -92,7 +93,6 @@ class MindsporeApiFamily(Family):
         ctx.report("mindspore-call-mismatch", node, ast.unparse(node.func), f"{module}.{member}",
                    problems[0] if len(forms) == 1 else "matches none of its forms", version(ctx),
                    takes, history)
-
 
     def bind_tensor_method(self, node: ast.Call, func: ast.Attribute, ctx: FunctionContext) -> None:
         """``x.repeat(3, axis=0)`` where the model knows ``x`` is a tensor: bound against every
