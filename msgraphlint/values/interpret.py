@@ -876,7 +876,7 @@ class Interpreter:
             value = single_assignment(module, function, expr.id)
             made = self.driver_value(value, driver, depth + 1) if value is not None else UNKNOWN
             return _unless_changed(made, module, function, expr.id)
-        if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) == TENSOR_NAME:
+        if _builds_tensor(expr, module):
             data = self.driver_value(expr.args[0], driver, depth + 1) if expr.args else UNKNOWN
             if module is self.module:
                 made = self.tensor(expr, [data, *[UNKNOWN for _ in expr.args[1:]]])
