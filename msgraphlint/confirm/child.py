@@ -143,6 +143,10 @@ def run_job(job: dict, conn) -> None:
     # The parent starts children as daemons (they die with it); the user's code may start
     # processes of its own, which Python refuses to a daemon: here it runs as in a script.
     multiprocessing.current_process().daemon = False
+    # Forked from the fork server, the child's default start method is "forkserver": a Process
+    # the user's code starts would start a fork server of its own, which fails in the sandbox
+    # (EROFS). A script gets the platform's default.
+    multiprocessing.set_start_method(None, force=True)
     try:
         import mindspore as ms
     except Exception as error:  # noqa: BLE001 - ImportError, or a broken install
