@@ -61,13 +61,9 @@ def mindspore_name(source: SourceText, dotted: str) -> tuple[str, list[Edit]]:
     for local, qualified in sorted(imports.items()):
         if qualified == "mindspore":
             return f"{local}.{dotted}", []
-    if dotted in imports or dotted in _bound_names(source.module.tree):
+    if dotted in imports or dotted in source.stored_names():
         return "", []  # the name means something else here: no fix
     return dotted, [_import_edit(source, f"from mindspore import {dotted}")]
-
-
-def _bound_names(tree: ast.Module) -> set[str]:
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _import_edit(source: SourceText, statement: str) -> Edit:
@@ -185,29 +181,36 @@ def _ms_function(finding: Finding, source: SourceText) -> Fix | None:
     if alias is None:
         return None
     local = alias.asname or "ms_function"
-    uses = [n for n in ast.walk(source.module.tree)
-            if isinstance(n, ast.Name) and n.id == local and isinstance(n.ctx, ast.Load)]
-    if not _bare_uses(source, uses):
+    # Every import of the name renames every use: shared by the module's imports of it (a file
+    # that imports it again per copy made copies x copies edits, issue 34).
+    use_edits = source.memo(("ms_function uses", local), lambda: _use_edits(source, local))
+    if use_edits is None:
         return None
     statement = source.text[source.start(node) : source.end(node)]
     spelled = re.search(r"\bms_function\b", statement)
     at = source.start(node) + spelled.start()
-    if alias.asname or "jit" in source.module.imports.names or "jit" in _bound_names(source.module.tree):
+    if alias.asname or "jit" in source.module.imports.names or "jit" in source.stored_names():
         # Keep the local name: `from mindspore import jit as ms_function` changes nothing else.
         content = "jit" if alias.asname else "jit as ms_function"
         return _make(finding, "import jit in place of ms_function",
                      [source.edit(at, at + len("ms_function"), content)])
     edits = [source.edit(at, at + len("ms_function"), "jit")]
-    edits += [source.edit(source.start(use), source.end(use), "jit") for use in uses]
-    return _make(finding, "import and use jit in place of ms_function", edits)
+    return _make(finding, "import and use jit in place of ms_function", edits + use_edits)
+
+
+def _use_edits(source: SourceText, local: str) -> list[Edit] | None:
+    """``local`` -> jit at each of its uses, or None when one is not bare."""
+    uses = source.loads(local)
+    if not _bare_uses(source, uses):
+        return None
+    return [source.edit(source.start(use), source.end(use), "jit") for use in uses]
 
 
 def _bare_uses(source: SourceText, uses: list[ast.expr]) -> bool:
     """Every use is `@ms_function` or `ms_function(fn)`: jit takes the same function. Arguments
     such as input_signature= have no exact jit spelling."""
-    calls = {id(n.func): n for n in ast.walk(source.module.tree) if isinstance(n, ast.Call)}
     for use in uses:
-        call = calls.get(id(use))
+        call = source.call_of(use)
         if call is not None and (call.keywords or len(call.args) > 1):
             return False
     return True
@@ -278,9 +281,7 @@ def _attribute_write_as_local(finding: Finding, source: SourceText) -> Fix | Non
     target = _node(finding, source, ast.Attribute)
     if target is None:
         return None
-    written = any(isinstance(node, ast.Assign) and node.targets == [target]
-                  for node in source.module.nodes(source.module.tree))
-    if not written:
+    if not source.assigned_alone(target):
         return None  # `self.n += 1`, a tuple target: no local name stands in for it
     edit = source.edit(source.start(target), source.end(target), f"_unkept_{target.attr}")
     return _make(finding, f"write self.{target.attr} to a local name", [edit], safe=False)
@@ -329,11 +330,9 @@ def _host_call_as_ops(finding: Finding, source: SourceText, names: frozenset[str
 
 def _tensor_wrapper(call: ast.Call, source: SourceText) -> ast.Call | None:
     """``Tensor(<call>)`` around the call, with no other argument."""
-    for node in source.module.nodes(source.module.tree):
-        if (isinstance(node, ast.Call) and len(node.args) == 1 and node.args[0] is call
-                and not node.keywords
-                and source.module.imports.qualify(node.func) == "mindspore.Tensor"):
-            return node
+    node = source.sole_argument_of(call)
+    if node is not None and source.module.imports.qualify(node.func) == "mindspore.Tensor":
+        return node
     return None
 
 

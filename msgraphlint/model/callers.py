@@ -4,6 +4,7 @@ drivers that build and call roots, every construction of a class and what it pas
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from typing import TYPE_CHECKING
 
@@ -36,17 +37,21 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
 
 
 _CLASS_NAME = re.compile(r"\b[A-Z_]\w*")  # names of classes, as people spell them
+_ANY_NAME = re.compile(r"\b[^\W\d]\w*")  # every word that can be a name: \bname\b for each
 
 
 def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
     """The lines where ``name`` appears as a word, from one pass over the text per module for
-    every capitalised word (class names); other names are searched for on their own."""
+    every capitalised word (class names), and one more for every word when another name is
+    first asked (a pass per name had made a module defining a function again in each of N
+    copies cost N passes over N copies' text, issue 34)."""
     if name[:1].isupper() or name[:1] == "_":
         index = module.derived("capitalised words", module.tree, lambda _: _word_lines(
             module.source.text or "", _CLASS_NAME))
         return index.get(name, [])
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    return list(_word_lines(module.source.text or "", word).get(name, []))
+    index = module.derived("words", module.tree, lambda _: _word_lines(
+        module.source.text or "", _ANY_NAME))
+    return list(index.get(name, []))
 
 
 def _import_lines(module: ModuleInfo) -> frozenset[int]:
@@ -138,7 +143,7 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST,
     """The one module-level function (or ``if __name__ == "__main__":`` block, the script's
     driver) every use of ``name`` (outside its own definition and the ``held`` lines) is in, or
     None when it is used in several places or elsewhere at module level."""
-    functions = [*module.functions.values(), *_main_blocks(module)]
+    functions, blocks = _top_level_functions(module)
     wrapping = _wrapping_lines(module, name, definition)
     made_in = _factory_of(module, definition) or definition
     driver = None
@@ -147,31 +152,67 @@ def _only_function_naming(module: ModuleInfo, name: str, definition: ast.AST,
             continue  # super(Net, self), the class line itself, its factory's `return Net`
         if number in wrapping or number in held:
             continue  # `step = jit(fn)`: where the name is made, not a use; a parent's sub-Cell
-        inside = next((f for f in functions if f.lineno <= number <= (f.end_lineno or f.lineno)), None)
+        inside = _holding(functions, number) or _holding(blocks, number)
         if inside is None or (driver is not None and inside is not driver):
             return None
         driver = inside
     return driver
 
 
+def _top_level_functions(module: ModuleInfo):
+    """The module-level functions, then the ``__main__`` blocks, each sorted by first line with
+    those lines (once per module: a scan of them per use of every name that may have a driver
+    grew with definitions x uses). A function may sit in a block: it is asked first."""
+    def by_line(found: list[ast.AST]) -> tuple[list[int], list[ast.AST]]:
+        found = sorted(found, key=lambda f: f.lineno)
+        return [f.lineno for f in found], found
+    return module.derived("top-level functions", module.tree, lambda _: (
+        by_line(list(module.functions.values())), by_line(_main_blocks(module))))
+
+
+def _holding(sorted_statements: tuple[list[int], list[ast.AST]], number: int) -> ast.AST | None:
+    """The statement holding line ``number``: they do not overlap, so only the last one to start
+    at or before it can."""
+    starts, statements = sorted_statements
+    at = bisect.bisect_right(starts, number) - 1
+    if at >= 0 and number <= (statements[at].end_lineno or starts[at]):
+        return statements[at]
+    return None
+
+
 def _main_blocks(module: ModuleInfo) -> list[ast.If]:
     """``if __name__ == "__main__":`` at module level: code run only as a script, as a driver."""
-    return [statement for statement in module.tree.body if isinstance(statement, ast.If)
-            and isinstance(test := statement.test, ast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name)
-            and test.left.id == "__name__" and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value == "__main__"]
+    return module.derived("main blocks", module.tree, lambda tree: [
+        statement for statement in tree.body if isinstance(statement, ast.If)
+        and isinstance(test := statement.test, ast.Compare) and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__" and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"])
+
+
+def _call_assignments(module: ModuleInfo) -> dict[str, list[ast.Assign]]:
+    """Module-level ``name = <call>(...)`` statements by each name they assign (once per module:
+    a scan of the module per definition asked grew with definitions x statements)."""
+    def collect(tree: ast.Module) -> dict[str, list[ast.Assign]]:
+        found: dict[str, list[ast.Assign]] = {}
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+                for target in statement.targets:
+                    if isinstance(target, ast.Name) and statement not in found.get(target.id, ()):
+                        found.setdefault(target.id, []).append(statement)
+        return found
+    return module.derived("call assignments", module.tree, collect)
 
 
 def _wrapping_lines(module: ModuleInfo, name: str, definition: ast.AST) -> set[int]:
     """Lines of module-level ``name = <call>(definition's name, ...)`` (a jit alias being made),
     or ``name = make_net()`` where make_net defines and returns it: where the name is made."""
     own = getattr(definition, "name", None)
+    if own is None:
+        return set()
     factory = _factory_of(module, definition)
-    return {statement.lineno for statement in module.tree.body
-            if own is not None and isinstance(statement, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
-            and isinstance(statement.value, ast.Call) and (
+    return {statement.lineno for statement in _call_assignments(module).get(name, ())
+            if (
                 (own != name and any(isinstance(a, ast.Name) and a.id == own
                                      for a in statement.value.args))
                 or (factory is not None and isinstance(statement.value.func, ast.Name)
@@ -1020,17 +1061,20 @@ class Callers:
         methods = self._cell_methods(user)
         hits: set[int] = set()
         imports = _import_lines(user)
+        method_at = self._cell_method_lines(user)
         for number in _lines_naming(user, class_name):
             if (user is cls.module and number == cls.node.lineno) or number in imports:
                 continue  # `class Name(...)`, `from blocks import Name`: not uses
-            inside = [method for _, method in methods if method.lineno <= number <= method.end_lineno]
-            if not inside:
+            inside = method_at.get(number)
+            if inside is None:
                 return None  # named outside every Cell method: used some other way
-            hits.add(id(inside[0]))
+            hits.add(inside)
         found: list[tuple[ClassInfo, str]] = []
-        for cell, method in methods:
-            if id(method) not in hits:
-                continue
+        # Only the methods hit, in the list's order (a pass over every method per class grew
+        # with classes x methods).
+        places = self._cell_method_places(user)
+        for index in sorted(i for hit in hits for i in places[hit]):
+            cell, method = methods[index]
             parents = user.parents(method)
             for node in _loads_by_name(user, method).get(class_name, ()):
                 qualified = user.imports.qualify(node)
@@ -1043,6 +1087,26 @@ class Callers:
                     return None
                 found.append((cell, holder))
         return found
+
+    def _cell_method_lines(self, module: ModuleInfo) -> dict[int, int]:
+        """line -> id of the first of ``_cell_methods`` spanning it (once per module: a scan of
+        every method per line naming a class grew with classes x methods)."""
+        def collect() -> dict[int, int]:
+            found: dict[int, int] = {}
+            for _, method in self._cell_methods(module):
+                for number in range(method.lineno, method.end_lineno + 1):
+                    found.setdefault(number, id(method))
+            return found
+        return self.memo(self.table("cell method lines"), id(module), collect)
+
+    def _cell_method_places(self, module: ModuleInfo) -> dict[int, list[int]]:
+        """id of each of ``_cell_methods``'s methods -> its indexes in that list."""
+        def collect() -> dict[int, list[int]]:
+            found: dict[int, list[int]] = {}
+            for index, (_, method) in enumerate(self._cell_methods(module)):
+                found.setdefault(id(method), []).append(index)
+            return found
+        return self.memo(self.table("cell method places"), id(module), collect)
 
     def _cell_methods(self, module: ModuleInfo) -> list[tuple[ClassInfo, FunctionNode]]:
         return self.memo(self._module_cell_methods, id(module), lambda: [

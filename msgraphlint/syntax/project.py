@@ -499,12 +499,22 @@ class ModuleInfo:
         looking into nested definitions: what a closure sees of that function."""
         def collect(function: ast.AST) -> dict[str, ast.AST]:
             found: dict[str, ast.AST] = {}
-            inside = [node for node, enclosing in self.definition_scopes.values()
-                      if enclosing and enclosing[-1] is function]
+            inside = self._definitions_by_scope().get(id(function), [])
             for node in sorted(inside, key=lambda n: (n.lineno, n.col_offset)):  # the last wins
                 found[node.name] = node
             return found
         return self.derived("local definitions", scope, collect)
+
+    def _definitions_by_scope(self) -> dict[int, list[ast.AST]]:
+        """id(innermost enclosing definition) -> the definitions directly in it, once per module
+        (a scan of every definition per scope asked grew with definitions x scopes)."""
+        def collect(_) -> dict[int, list[ast.AST]]:
+            found: dict[int, list[ast.AST]] = {}
+            for node, enclosing in self.definition_scopes.values():
+                if enclosing:
+                    found.setdefault(id(enclosing[-1]), []).append(node)
+            return found
+        return self.derived("definitions by scope", self.tree, collect)
 
     def class_info(self, node: ast.ClassDef) -> ClassInfo | None:
         """The ClassInfo of a class statement anywhere in the module (one object per class)."""
