@@ -20,12 +20,12 @@ from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import kind_of
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
 from msgraphlint.values.interpret import TensorValue, evaluation
-from msgraphlint.values.kinds import MULTI
+from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, is_layer_or_primitive, is_tensor_function,
     is_tensor_method,
 )
-from msgraphlint.model.compiled import NESTED_SCOPES
+from msgraphlint.model.compiled import NESTED_SCOPES, bind_arguments, parameter_defaults
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
 
 ISINSTANCE_INSTEAD = "a type or a tuple of types"
@@ -55,6 +55,14 @@ CHECKED_CALLS = RANGE_CALLS | {ISINSTANCE, BOOL_CALL}
 # membership in a tuple). Also used by the data-flow family.
 SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)  # `.any()` reads right after
 
+
+
+# Where a statement or expression between a helper's isinstance and the helper itself may keep
+# the isinstance from running (a loop that may not iterate, a try that catches what it raises, a
+# nested scope), nothing is said.
+MAY_SKIP = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.With, ast.AsyncWith,
+            ast.Match, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 # ----- the family ----------------------------------------------------------------------------
@@ -121,14 +129,42 @@ class TypesFamily(Family):
             what, instead = problem
             ctx.report("isinstance-non-type", node, ast.unparse(node), what, instead)
 
-    def _not_a_type(self, spec: ast.expr, ctx: FunctionContext) -> tuple[str, str] | None:
+    # ----- @constexpr helpers: isinstance run by Python while compiling ----------------------
+
+    def visit_host_evaluated(self, function: ast.FunctionDef | ast.AsyncFunctionDef,
+                             ctx: FunctionContext) -> None:
+        """MindSpore runs a @constexpr helper in Python while compiling, so an isinstance whose
+        second argument is not a type raises TypeError there and fails the compile, wherever
+        the helper's caller is. Reported only where a compiled call certainly evaluates it."""
+        module = ctx.module
+        nodes = module.body_nodes(function)
+        first_exit = min((n.lineno for n in nodes if n.__class__ in (ast.Return, ast.Raise)),
+                         default=None)
+        parents = module.parents(function)
+        for node in nodes:
+            if not (node.__class__ is ast.Call and len(node.args) == 2 and not node.keywords
+                    and ctx.qualify(node.func) == ISINSTANCE):
+                continue
+            if first_exit is not None and first_exit < node.lineno:
+                continue  # an earlier return or raise may end the call before it
+            problem = self._not_a_type(node.args[1], ctx, in_python=True)
+            if problem is not None and any(
+                _evaluated_by_call(node, function, parents, caller, edge, ctx)
+                for caller, edge in ctx.function.callers
+            ):
+                what, instead = problem
+                ctx.report("isinstance-non-type", node, ast.unparse(node), what, instead)
+
+    def _not_a_type(self, spec: ast.expr, ctx: FunctionContext,
+                    in_python: bool = False) -> tuple[str, str] | None:
         """(what the argument is, what to write instead) when it is certainly not a type or a
-        tuple of types; None when it is one or when that cannot be told."""
+        tuple of types; None when it is one or when that cannot be told. ``in_python``: the
+        isinstance runs in Python (a @constexpr helper), which takes a ``|`` union."""
         spelled = ast.unparse(spec)
         match spec:
             case ast.Tuple(elts=elements):
                 for element in elements:
-                    if (problem := self._not_a_type(element, ctx)) is not None:
+                    if (problem := self._not_a_type(element, ctx, in_python)) is not None:
                         return problem
                 return None
             case ast.Constant(value=value):
@@ -149,7 +185,7 @@ class TypesFamily(Family):
                 if called is not None and ctx.model.resolve_class(called, ctx.module) is not None:
                     return f"'{spelled}' is an instance, not a class", f"the class {ast.unparse(func)}"
                 return None
-            case ast.BinOp(op=ast.BitOr()):
+            case ast.BinOp(op=ast.BitOr()) if not in_python:
                 # Python 3.10 accepts `int | float`; the graph compiler does not (seen in 2.10).
                 parts = _union_parts(spec)
                 tuple_spelled = f"({', '.join(ast.unparse(p) for p in parts)})"
@@ -396,3 +432,54 @@ def _variable_test_above(node: ast.AST, parents: dict, function: ast.AST, ctx: F
             return current.test
         current = parents.get(id(current))
     return None
+
+
+def _evaluated_by_call(node: ast.AST, function: ast.AST, parents: dict[int, ast.AST],
+                       caller, edge, ctx: FunctionContext) -> bool:
+    """Whether the compiled call ``edge`` of a host-evaluated helper certainly evaluates
+    ``node``: every test on the way up to the helper is decided, for the arguments this call
+    passes, the way that runs it."""
+    passed = dict(bind_arguments(edge.call, edge.node, edge.binds_self))
+    defaults = parameter_defaults(function)
+    child, parent = node, parents.get(id(node))
+    while parent is not None and parent is not function:
+        if isinstance(parent, MAY_SKIP):
+            return False
+        if parent.__class__ is ast.BoolOp:
+            needed = isinstance(parent.op, ast.And)  # the operands before must not short-cut
+            for earlier in parent.values[: parent.values.index(child)]:
+                if _truth(earlier, passed, defaults, caller, ctx) is not needed:
+                    return False
+        elif parent.__class__ in (ast.If, ast.IfExp) and child is not parent.test:
+            inside = child in parent.body if parent.__class__ is ast.If else child is parent.body
+            if _truth(parent.test, passed, defaults, caller, ctx) is not inside:
+                return False
+        child, parent = parent, parents.get(id(parent))
+    return parent is function
+
+
+def _truth(test: ast.expr, passed: dict[str, ast.expr], defaults: dict[str, ast.expr], caller,
+           ctx: FunctionContext) -> bool | None:
+    """The value of a helper's test for one call, where the call decides it: ``p is None`` and
+    ``p is not None`` (a tensor or a literal passed, or the default), and ``not`` of those."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(test.operand, passed, defaults, caller, ctx)
+        return None if inner is None else not inner
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot)) and isinstance(test.left, ast.Name)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None):
+        return None
+    name = test.left.id
+    if name in passed:
+        argument = passed[name]
+        if isinstance(argument, ast.Constant):
+            is_none = argument.value is None
+        elif kinds_of(ctx.model, caller).is_tensor(argument):
+            is_none = False
+        else:
+            return None
+    elif isinstance(default := defaults.get(name), ast.Constant):
+        is_none = default.value is None
+    else:
+        return None
+    return is_none if isinstance(test.ops[0], ast.Is) else not is_none

@@ -56,6 +56,9 @@ class Family:
     ``visit_module(self, module, ctx)`` once per module (for imports and decorators, which lie
     outside every compiled body); ``visit_function(self, function, ctx)`` once for every compiled
     function, before its nodes (for analyses that follow the statements in order, such as data flow).
+    ``visit_host_evaluated(self, function, ctx)`` once for every @constexpr / @_primexpr helper
+    that compiled code calls: MindSpore runs it in Python while compiling, so only what Python
+    itself raises there is a compile error.
     """
 
     name: str = ""
@@ -202,6 +205,7 @@ class Engine:
         self._cell_checks: list[Callable] = []
         self._module_checks: list[Callable] = []
         self._function_checks: list[Callable] = []
+        self._host_evaluated_checks: list[Callable] = []
         for family in self.families:
             for attr in dir(family):
                 if attr == "visit_cell":
@@ -210,6 +214,8 @@ class Engine:
                     self._module_checks.append(getattr(family, attr))
                 elif attr == "visit_function":
                     self._function_checks.append(getattr(family, attr))
+                elif attr == "visit_host_evaluated":
+                    self._host_evaluated_checks.append(getattr(family, attr))
                 elif attr.startswith("visit_"):
                     node_type = getattr(ast, attr[len("visit_") :], None)
                     if isinstance(node_type, type):
@@ -393,6 +399,11 @@ class Engine:
                 table = parse_time if id(node) in unevaluated else handlers
                 for handler in table.get(type(node), ()):
                     handler(node, context)
+        if self._host_evaluated_checks:
+            for helper in self.model.host_evaluated_functions(module):
+                context = FunctionContext(self, module, findings, helper)
+                for host_check in self._host_evaluated_checks:
+                    host_check(helper.node, context)
         return findings
 
     # ----- making findings ----------------------------------------------------------------

@@ -54,6 +54,9 @@ class CompiledFunction:
     # The compiled calls of it, with the function each is in (ReachModel.reach): what values
     # its parameters take, per call.
     callers: list[tuple["CompiledFunction", "CallEdge"]] = field(default_factory=list)
+    # A @constexpr / @_primexpr helper a compiled call runs in Python while compiling: not in the
+    # graph (no graph rule judges it), but whatever Python raises there fails the compile.
+    host_evaluated: bool = False
 
     @property
     def is_root(self) -> bool:
@@ -85,6 +88,7 @@ class CallEdge:
     label: str
     call: ast.Call
     binds_self: bool  # self.m(...), super().m(...): the first parameter is not in call.args
+    host_evaluated: bool = False  # the callee runs in Python while compiling (is_host_evaluated)
 
 
 def path_order(compiled: CompiledFunction) -> tuple:

@@ -73,6 +73,10 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
     # node id -> the CompiledFunction kept for it (first path), filled as targets are reached
     _compiled: dict[int, CompiledFunction] = field(default_factory=dict)
     _compiled_in: dict[int, set[int]] = field(default_factory=dict)  # id(module) -> node ids
+    # id(target) -> the host-evaluated helpers its compiled code calls (filled with its reach)
+    _host_evaluated: dict[int, list[CompiledFunction]] = field(default_factory=dict)
+    # id(module) -> node id -> the helper kept for it (first path), as _compiled_in
+    _host_in: dict[int, dict[int, CompiledFunction]] = field(default_factory=dict)
     # real paths of the files whose targets have been reached (and importers walked)
     _closure_done: set[str] = field(default_factory=set)
     # module file -> what reaching its targets read (for the result cache, when recording)
@@ -89,7 +93,8 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
             self._generation = self.project.generation
             for cache in self._memo_caches.values():
                 cache.clear()
-            for state in (self._compiled, self._compiled_in, self.evaluations, self._closure_done,
+            for state in (self._compiled, self._compiled_in, self._host_evaluated, self._host_in,
+                          self.evaluations, self._closure_done,
                           self._returns_pending, self._call_pending, self._sub_cell_pending,
                           self._input_pending):
                 state.clear()
@@ -218,11 +223,20 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         elif target.kind == "jit":
             root.variable_params = self.driver_params(target)
         reached = {id(target.node): root}
+        host: dict[int, CompiledFunction] = {}
         edges: list[tuple[CompiledFunction, CallEdge]] = []
         queue = deque([root])
         while queue:
             current = queue.popleft()
             for edge in self._callees(current):
+                if edge.host_evaluated:  # run in Python, so its own calls are not compiled
+                    if id(edge.node) not in host:
+                        host[id(edge.node)] = CompiledFunction(
+                            edge.module, edge.node, edge.owner, target, (*current.via, edge.label),
+                            variable_params=set(), host_evaluated=True,
+                        )
+                    host[id(edge.node)].callers.append((current, edge))
+                    continue
                 edges.append((current, edge))
                 if id(edge.node) not in reached:
                     compiled = CompiledFunction(
@@ -231,6 +245,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                     )
                     reached[id(edge.node)] = compiled
                     queue.append(compiled)
+        self._host_evaluated[id(target)] = list(host.values())
         _bind_passed_self(reached, edges)
         self._propagate_variables(reached, edges)
         for caller, edge in edges:
@@ -368,8 +383,8 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                 continue  # a parameter, local variable or nested def (walked with the caller)
             if (found := self._plain_callee(module, node, func)) is not None:
                 callee_module, callee, cls, label = found
-                if not is_host_evaluated(callee, callee_module):
-                    yield CallEdge(callee_module, callee, cls, label, call, False)
+                yield CallEdge(callee_module, callee, cls, label, call, False,
+                               is_host_evaluated(callee, callee_module))
 
     def _plain_callee(self, module: ModuleInfo, node: FunctionNode, func: ast.expr):
         """The project function that ``f(...)`` or ``pkg.f(...)`` in ``node`` runs (callers have
@@ -445,6 +460,13 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         found = [self._compiled[key] for key in self._compiled_in.get(id(module), ())]
         return sorted(found, key=lambda c: c.node.lineno)
 
+    def host_evaluated_functions(self, module: ModuleInfo) -> list[CompiledFunction]:
+        """The @constexpr / @_primexpr helpers of ``module`` that compiled code calls, each with
+        the compiled calls of it seen on its first path's root (``callers``)."""
+        self.sync()
+        self._reach_upstream(module)
+        return sorted(self._host_in.get(id(module), {}).values(), key=lambda c: c.node.lineno)
+
     def _reach_upstream(self, module: ModuleInfo) -> None:
         """Reach every target of ``module`` and of its importers, transitively, once per run.
 
@@ -485,6 +507,10 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         for target in self.targets(module):
             for compiled in self.reach(target):
                 self._keep(compiled)
+            for helper in self._host_evaluated.get(id(target), ()):
+                kept = self._host_in.setdefault(id(helper.module), {})
+                if id(helper.node) not in kept or path_order(helper) < path_order(kept[id(helper.node)]):
+                    kept[id(helper.node)] = helper
         return self.project.importers_of(path), module.source.digest.hex()
 
     def _keep(self, compiled: CompiledFunction) -> None:

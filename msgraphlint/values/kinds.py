@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from enum import StrEnum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..model.attributes import held_call_names
@@ -31,6 +32,10 @@ from ..knowledge.mindspore import (
     TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
 from ..model.compiled import CompiledFunction, bind_arguments
+
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+NESTED_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
+                    ast.DictComp, ast.GeneratorExp)
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
 from .interpret import TensorValue, element_count, evaluation
 
@@ -256,7 +261,10 @@ class TensorKinds:
         ctx = self.ctx
         match node:
             case ast.Name(id=name):
-                return self._name_kind(name, depth)
+                kind = self._name_kind(name, depth)
+                if kind is None and self._reads_parameter_itself(node):
+                    return self._passed.get(name, MULTI)  # read before the rebinding that hid it
+                return kind
             case ast.Attribute(value=value, attr=attr):
                 if ctx.is_self(value):
                     # A Parameter of the Cell: a tensor, but of unknown size. Scalar Parameters
@@ -388,6 +396,48 @@ class TensorKinds:
             self._passed = self._passed_kinds(params - found)
             found.update(self._passed)
         return self._evidence
+
+    def _reads_parameter_itself(self, node: ast.Name) -> bool:
+        """Whether ``node`` reads a parameter shown to be a tensor while it still holds what was
+        passed: before the first statement that rebinds it (``x = P.Transpose()(x, perm)`` may be
+        anything), and not in a loop that reaches such a statement again. The evidence counts
+        only when read the same way, so that ``x = f(x); x.shape`` shows nothing of the input."""
+        if node.id not in self.tensor_parameters or node.id not in self._first_rebinding:
+            return False
+        return node.id in self._evidence_before_rebinding and self._before_rebinding(node)
+
+    @cached_property
+    def _first_rebinding(self) -> dict[str, int]:
+        """Parameter -> the line of its first rebinding, for the parameters that have one."""
+        first: dict[str, int] = {}
+        for child in self.ctx.module.body_nodes(self.values.node):
+            if child.__class__ is ast.Name and child.ctx.__class__ is not ast.Load:
+                first[child.id] = min(first.get(child.id, child.lineno), child.lineno)
+        return first
+
+    @cached_property
+    def _evidence_before_rebinding(self) -> set[str]:
+        found = set()
+        for child in self.ctx.module.body_nodes(self.values.node):
+            if (child.__class__ is ast.Attribute and child.value.__class__ is ast.Name
+                    and child.value.id in self._first_rebinding
+                    and child.attr in TENSOR_EVIDENCE_READ
+                    and self._before_rebinding(child.value)):
+                found.add(child.value.id)
+        return found
+
+    def _before_rebinding(self, node: ast.Name) -> bool:
+        rebound_at = self._first_rebinding[node.id]
+        if node.lineno >= rebound_at:
+            return False
+        parent = self.values.parent(node)
+        while parent is not None and parent is not self.values.node:
+            if parent.__class__ in LOOPS and parent.end_lineno >= rebound_at:
+                return False
+            if parent.__class__ in NESTED_FUNCTIONS:
+                return False  # run later, when the rebinding may have happened
+            parent = self.values.parent(parent)
+        return True
 
     def _passed_kinds(self, params: set[str]) -> dict[str, Kind]:
         """The parameters of a helper that every compiled call passes a tensor (in the caller's

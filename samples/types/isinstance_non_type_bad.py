@@ -6,6 +6,8 @@ What the compiler does at each level: msgraphlint explain isinstance-non-type.
 
 import mindspore as ms
 from mindspore import Tensor, nn, ops
+from mindspore.common import dtype as mstype
+from mindspore.ops import constexpr
 
 
 class DtypeCheck(nn.Cell):
@@ -36,3 +38,19 @@ class FunctionForClass(nn.Cell):
         if isinstance(x, ops.add):  # expect: isinstance-non-type
             return x + 1
         return x
+
+
+@constexpr(check=False)
+def _check_is_tensor(name, data):
+    """Run by Python while compiling: mstype.tensor_type is an instance (of TensorType), so
+    isinstance raises TypeError whenever data is not None, and the compile fails."""
+    if data is not None and not isinstance(ops.typeof(data), mstype.tensor_type):  # expect: isinstance-non-type
+        raise TypeError(f"{name} must be a tensor")
+    return True
+
+
+class ConstexprCheck(nn.Cell):
+    def construct(self, x):
+        batch = x.shape[0]
+        _check_is_tensor("x", x)
+        return x * batch
