@@ -15,18 +15,17 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from .knowledge import catalogue
 from .version import __version__
-from .knowledge.catalogue import Level, Severity
-from .config import (
-    JIT_LEVEL_VARIABLE, Config, ConfigError, environment_level, find_pyproject, from_pyproject,
-    parse_device, parse_selection, parse_selectors, parse_target_version,
-)
-from .docgen import rule_page
+
+if TYPE_CHECKING:
+    from .config import Config
+
+# The rule catalogue, the configuration and the engine are imported by the commands that use
+# them: `msgraphlint server` answers initialize before any of them is loaded (server/start.py).
 
 app = typer.Typer(
     add_completion=False,
@@ -98,6 +97,12 @@ def resolve_config(
     fail_on: SeverityChoice | None,
     target_version: str | None = None,
 ) -> Config:
+    from .config import (
+        JIT_LEVEL_VARIABLE, ConfigError, environment_level, find_pyproject, from_pyproject,
+        parse_device, parse_selection, parse_selectors, parse_target_version,
+    )
+    from .knowledge.catalogue import Level, Severity
+
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"config file {config_file} does not exist")
     anchor = paths[0] if paths and os.path.exists(paths[0]) else Path.cwd()
@@ -240,6 +245,7 @@ def check(
 ) -> None:
     """Check Python files for code MindSpore's graph compiler rejects or gets wrong."""
     from . import pipeline
+    from .config import ConfigError
     from .report import RunResult, render
 
     paths = list(paths or [Path(".")])
@@ -315,6 +321,9 @@ def list_rules(
     output_format: Annotated[FormatChoice, typer.Option("--format")] = FormatChoice.text,
 ) -> None:
     """List every rule with its severity at a syntax level."""
+    from .config import ConfigError, parse_device
+    from .knowledge import catalogue
+    from .knowledge.catalogue import Level
     try:
         device = parse_device(device, "--device")
     except ConfigError as error:
@@ -352,6 +361,8 @@ def list_rules(
 @app.command()
 def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8720.")]) -> None:
     """Show a rule's documentation: what the compiler does at each level, and the fix."""
+    from .docgen import rule_page
+    from .knowledge import catalogue
     found = catalogue.find_rule(rule)
     if found is None:
         names = [r.symbol for r in catalogue.rules()] + [r.id for r in catalogue.rules()]
@@ -367,19 +378,32 @@ def server(
                                         "transport; accepted because clients pass it).")] = True,
 ) -> None:
     """Run the language server: diagnostics as you type, fixes as code actions (docs/editors.md)."""
-    try:
-        from .server.lsp import serve
-    except ImportError as error:
-        raise fail(f"msgraphlint server needs pygls and lsprotocol ({error}); install them with: "
-                   "pip install 'msgraphlint[server]'") from None
-    serve()
+    if (problem := serve_language_server()) is not None:
+        raise fail(problem)
+
+
+def serve_language_server() -> str | None:
+    """Serve, or say why not. Reached from ``main`` before typer parses anything (the usual
+    ``msgraphlint server [--stdio]``), so that initialize is answered at once."""
+    from .server.start import run, server_extra_missing
+
+    if (missing := server_extra_missing()) is not None:
+        return (f"msgraphlint server needs pygls and lsprotocol (no module named {missing!r}); "
+                "install them with: pip install 'msgraphlint[server]'")
+    run()
+    return None
 
 
 def main() -> None:
     # `--confirm=all`, as the docs also spell it: click has no option with an optional value.
     sys.argv[1:] = ["--confirm-all" if arg == "--confirm=all" else arg for arg in sys.argv[1:]]
     try:
-        app()
+        if sys.argv[1:2] == ["server"] and set(sys.argv[2:]) <= {"--stdio"}:
+            if (problem := serve_language_server()) is not None:
+                typer.echo(f"msgraphlint: {problem}", err=True)
+                raise SystemExit(2)
+        else:
+            app()
         code = 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)

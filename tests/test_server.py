@@ -586,3 +586,101 @@ def test_without_the_server_extra_the_command_says_how_to_install_it():
     assert result.returncode == 2
     assert "pip install 'msgraphlint[server]'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ----- start-up ----------------------------------------------------------------------------------
+
+# Runs the server as the `msgraphlint` script does, with its stdout wrapped so that the first
+# write (the initialize reply) records which modules the process had loaded by then.
+MODULES_AT_FIRST_REPLY = r'''
+import json, sys
+
+class Probe:
+    def __init__(self, stream, record):
+        self.stream, self.record, self.seen = stream, record, False
+    def write(self, data):
+        if not self.seen:
+            self.seen = True
+            with open(self.record, "w") as out:
+                json.dump(sorted(sys.modules), out)
+        return self.stream.write(data)
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+class Stdout:
+    def __init__(self, real, record):
+        self.real, self.buffer = real, Probe(real.buffer, record)
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+sys.stdout = Stdout(sys.stdout, sys.argv[1])
+sys.argv = ["msgraphlint", "server"]
+from msgraphlint.cli import main
+main()
+'''
+
+
+def test_initialize_is_answered_before_the_engine_and_pygls_are_imported(tmp_path):
+    record = tmp_path / "modules.json"
+    sent = [{"id": 1, "method": "initialize",
+             "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}},
+            {"method": "initialized", "params": {}},
+            {"id": 2, "method": "shutdown"}, {"method": "exit"}]
+    bodies = [json.dumps({"jsonrpc": "2.0", **message}).encode() for message in sent]
+    stdin = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in bodies)
+    done = subprocess.run([sys.executable, "-c", MODULES_AT_FIRST_REPLY, str(record)], input=stdin,
+                          capture_output=True, timeout=120)
+    loaded = json.loads(record.read_text())
+    heavy = [name for name in loaded if name.split(".")[0] in ("pygls", "lsprotocol", "astroid",
+                                                               "pylint", "mindspore")
+             or name.startswith(("msgraphlint.engine", "msgraphlint.knowledge",
+                                 "msgraphlint.model", "msgraphlint.values",
+                                 "msgraphlint.server.lsp", "msgraphlint.server.session"))]
+    assert heavy == []
+    # Answered once (pygls' own reply to the replayed request is dropped), then served by pygls.
+    replies = [(m.get("id"), "result" in m) for m in lsp_messages(done.stdout) if "method" not in m]
+    assert replies == [(1, True), (2, True)]
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+
+
+def pygls_initialize_result(client: types.ClientCapabilities) -> dict:
+    """What pygls computes for the server's features and this client (lsp_initialize's builder)."""
+    from pygls.capabilities import ServerCapabilitiesBuilder
+
+    from msgraphlint.server.lsp import server
+
+    protocol = server.protocol
+    built = ServerCapabilitiesBuilder(
+        client, set({**protocol.fm.features, **protocol.fm.builtin_features}),
+        protocol.fm.feature_options, list(protocol.fm.commands), server._text_document_sync_kind,
+        server._notebook_document_sync, ServerCapabilitiesBuilder.choose_position_encoding(client),
+    ).build()
+    return protocol._converter.unstructure(types.InitializeResult(
+        capabilities=built, server_info=protocol.server_info))
+
+
+@pytest.mark.parametrize("client", ["none", "will-save", "unknown-encoding",
+                                    *sorted(path.stem for path in (
+                                        Path(pytest_lsp.__file__).parent / "clients").glob("*.json"))])
+def test_early_initialize_reply_is_pygls(client):
+    """start.py answers initialize with what pygls would have sent this client."""
+    from msgraphlint.server.start import capabilities
+
+    if client == "none":
+        sent = {}
+    elif client == "will-save":
+        sent = {"textDocument": {"synchronization": {"willSave": True, "willSaveWaitUntil": False}}}
+    elif client == "unknown-encoding":
+        sent = {"general": {"positionEncodings": ["utf-7"]}}
+    else:
+        sent = json.loads((Path(pytest_lsp.__file__).parent / "clients" / f"{client}.json")
+                          .read_text())["capabilities"]
+    structured = types.ClientCapabilities() if not sent else \
+        pygls_converter().structure(sent, types.ClientCapabilities)
+    assert capabilities(sent) == pygls_initialize_result(structured)
+
+
+def pygls_converter():
+    from msgraphlint.server.lsp import server
+
+    return server.protocol._converter

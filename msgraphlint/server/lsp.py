@@ -79,6 +79,18 @@ class GraphLintProtocol(LanguageServerProtocol):
                 self._server.log(types.MessageType.Error, f"{problem} (ignored)")
             return _ANSWERED
 
+    # The id of the initialize request start.py answered before pygls was loaded: pygls still
+    # reads it (workspace, settings), and its own reply is not sent twice.
+    answered_early: object = None
+
+    def _send_response(self, msg_id, result=None, error=None):
+        if self.answered_early is not None and msg_id == self.answered_early:
+            self.answered_early = None
+            if error is not None:
+                self._server.log(types.MessageType.Error, f"initialize: {error.message}")
+            return
+        super()._send_response(msg_id, result, error)
+
     def handle_message(self, message) -> None:
         if message is _ANSWERED:
             return
@@ -580,7 +592,8 @@ class _WithoutTraceback(logging.Formatter):
         return ""
 
 
-def serve() -> None:
+def serve(stdin=None, answered_early: object = None) -> None:
+    """Serve over stdio; ``stdin`` and ``answered_early`` as start.py hands them over."""
     # pygls logs what it cannot read with a traceback on stderr (the editor's output panel): one
     # line is enough, the client is told in the log (report_server_error).
     handler = logging.StreamHandler()
@@ -588,4 +601,5 @@ def serve() -> None:
     pygls_log = logging.getLogger("pygls")
     pygls_log.addHandler(handler)
     pygls_log.propagate = False
-    server.start_io()
+    server.protocol.answered_early = answered_early
+    server.start_io(stdin)
