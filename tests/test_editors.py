@@ -250,3 +250,293 @@ def test_vscode_extension_settings_are_the_extensions_own():
     assert EditorSettings.parse(sent)[1] == []
     extension = (ROOT / "editors" / "vscode" / "extension.js").read_text("utf-8")
     assert all(f'{name}: config.get("{name}")' in extension for name in sent)
+
+
+# ----- the editors themselves, headless, with the documented configurations ------------------------
+# Each test runs the real editor on a sample model with the block docs/editors.md gives, and reads
+# the diagnostics it holds; it skips when the editor (or the client package) is not installed.
+
+MODEL = ROOT / "samples" / "models" / "torch_port" / "model.py"
+UNUSED_IMPORT = "import os\n"  # a finding of the other server beside msgraphlint (F401)
+NOT_FOUND = "msgraphlint is not an executable on PATH"
+
+NEOVIM_PROBE = r"""
+local wanted = vim.split(os.getenv('PROBE_WANT') or '', ';;', { trimempty = true })
+local function complete()
+  local texts = {}
+  for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(texts, d.message) end
+  local joined = table.concat(texts, '\n')
+  for _, want in ipairs(wanted) do
+    if not joined:find(want, 1, true) then return false end
+  end
+  return #texts > 0
+end
+vim.wait(tonumber(os.getenv('PROBE_SECONDS') or '60') * 1000, complete, 100)
+local lines = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(lines, string.format('%d %s %s', d.lnum + 1, d.source or '', d.message))
+end
+table.insert(lines, 'MESSAGES: ' .. vim.api.nvim_exec('messages', true):gsub('\n', ' | '))
+vim.fn.writefile(lines, os.getenv('PROBE_OUT'))
+"""
+
+EMACS_PROBE = r"""
+(package-activate-all)  ; what an interactive start does before init.el (batch mode skips it)
+(require 'cl-lib)
+(setq lsp-auto-guess-root t      ; lsp-mode asks for the project root once: this answers it
+      lsp-enable-file-watchers nil lsp-restart 'ignore)
+(load (getenv "EDITOR_CONFIG") nil t)
+(defun probe-complete (diagnostics)
+  "Every PROBE_WANT text (separated by ;;) is in one of DIAGNOSTICS' texts."
+  (and diagnostics
+       (cl-every (lambda (want)
+                   (cl-some (lambda (d) (string-match-p (regexp-quote want)
+                                                        (flymake-diagnostic-text d)))
+                            diagnostics))
+                 (split-string (or (getenv "PROBE_WANT") "") ";;" t))))
+(let ((deadline (+ (float-time) (string-to-number (or (getenv "PROBE_SECONDS") "60"))))
+      found lines)
+  (condition-case failure
+      (progn
+        (find-file (getenv "PROBE_FILE"))
+        (run-hooks 'post-command-hook)  ; eglot-ensure connects on the next command
+        (when (and (featurep 'lsp-mode) (not (bound-and-true-p lsp-mode)))
+          (lsp))  ; lsp-deferred waits for a window, which batch mode lacks
+        (while (and (< (float-time) deadline)
+                    (not (probe-complete
+                          (setq found (and (bound-and-true-p flymake-mode)
+                                           (progn (flymake-start) (flymake-diagnostics)))))))
+          (accept-process-output nil 0.2)))
+    (error (message "PROBE ERROR: %s" (error-message-string failure))))
+  (dolist (d found)
+    (push (format "%d %s" (line-number-at-pos (flymake-diagnostic-beg d))
+                  (flymake-diagnostic-text d))
+          lines))
+  (with-current-buffer (get-buffer-create "*Messages*")
+    (push (concat "MESSAGES: " (replace-regexp-in-string "\n" " | " (buffer-string))) lines))
+  (with-temp-file (getenv "PROBE_OUT")
+    (insert (mapconcat #'identity (nreverse lines) "\n") "\n")))
+(kill-emacs 0)
+"""
+
+
+def editor_project(tmp_path: Path, extra: str = "") -> Path:
+    """A project holding the ported model (six findings, lines 8 to 30), and its file."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    model = tmp_path / "model.py"
+    model.write_text(MODEL.read_text("utf-8") + extra, "utf-8")
+    return model
+
+
+def search_path(with_msgraphlint: bool) -> str:
+    """PATH with this environment's scripts first, or without any folder holding msgraphlint."""
+    import os
+    import shutil
+
+    folders = [f for f in os.environ.get("PATH", "").split(os.pathsep) if f]
+    if with_msgraphlint:
+        return os.pathsep.join([str(Path(sys.executable).parent), *folders])
+    kept = [f for f in folders if not (Path(f) / "msgraphlint").exists()
+            and Path(f).resolve() != Path(sys.executable).parent.resolve()]
+    assert shutil.which("msgraphlint", path=os.pathsep.join(kept)) is None
+    return os.pathsep.join(kept)
+
+
+def run_editor(command: list[str], model: Path, environment: dict[str, str], want: list[str],
+               seconds: int = 60) -> list[str]:
+    """The editor's diagnostics as `line text` lines, then a `MESSAGES: ...` line."""
+    import os
+
+    out = model.parent / "probe.out"
+    env = {**os.environ, **environment, "PROBE_OUT": str(out), "PROBE_FILE": str(model),
+           "PROBE_WANT": ";;".join(want), "PROBE_SECONDS": str(seconds)}
+    subprocess.run(command, cwd=model.parent, env=env, capture_output=True,
+                   timeout=seconds + 60, stdin=subprocess.DEVNULL)
+    assert out.exists(), "the editor ended before the probe wrote what it saw"
+    return out.read_text("utf-8").splitlines()
+
+
+def neovim_version() -> tuple[int, int] | None:
+    import shutil
+
+    if shutil.which("nvim") is None:
+        return None
+    shown = subprocess.run(["nvim", "--version"], capture_output=True, text=True).stdout
+    found = re.search(r"NVIM v(\d+)\.(\d+)", shown)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def run_neovim(block: str, model: Path, with_msgraphlint: bool = True, want=(),
+               seconds: int = 60) -> list[str]:
+    config, probe = model.parent / "init.lua", model.parent / "probe.lua"
+    config.write_text(block, "utf-8")
+    probe.write_text(NEOVIM_PROBE, "utf-8")
+    return run_editor(["nvim", "--headless", "-u", str(config), "-i", "NONE", str(model),
+                       "-c", f"luafile {probe}", "-c", "qa!"],
+                      model, {"PATH": search_path(with_msgraphlint)}, list(want), seconds)
+
+
+MODEL_FINDINGS = ["ms_function", "construct", "x.cuda()", "features.size(0)", "np.mean",
+                  "flat.detach()"]
+
+
+def assert_model_findings(seen: list[str]) -> None:
+    lines = sorted(int(line.split()[0]) for line in seen if not line.startswith("MESSAGES:"))
+    assert lines == [8, 16, 27, 28, 29, 30], seen
+    assert all(any(text in line for line in seen) for text in MODEL_FINDINGS), seen
+
+
+def test_neovim_0_7_to_0_10_configuration_shows_the_diagnostics(tmp_path):
+    version = neovim_version()
+    if version is None or version < (0, 7):
+        pytest.skip("Neovim 0.7 or later is not installed")
+    model = editor_project(tmp_path)
+    seen = run_neovim(documented_block("neovim-legacy-config", "lua"), model,
+                      want=MODEL_FINDINGS)
+    assert_model_findings(seen)
+    assert all(" msgraphlint " in line for line in seen if not line.startswith("MESSAGES:"))
+
+
+def test_neovim_0_7_to_0_10_configuration_says_when_msgraphlint_is_missing(tmp_path):
+    version = neovim_version()
+    if version is None or version < (0, 7):
+        pytest.skip("Neovim 0.7 or later is not installed")
+    seen = run_neovim(documented_block("neovim-legacy-config", "lua"), editor_project(tmp_path),
+                      with_msgraphlint=False, seconds=2)
+    (messages,) = seen  # no diagnostic, one warning, and no Lua error
+    assert NOT_FOUND in messages and "Error" not in messages
+
+
+def test_neovim_0_11_configuration_shows_the_diagnostics(tmp_path):
+    version = neovim_version()
+    if version is None or version < (0, 11):
+        pytest.skip(f"Neovim 0.11 or later is not installed (found {version})")
+    model = editor_project(tmp_path)
+    assert_model_findings(run_neovim(documented_block("neovim-config", "lua"), model,
+                                     want=MODEL_FINDINGS))
+    seen = run_neovim(documented_block("neovim-config", "lua"), editor_project(tmp_path / "gone"),
+                      with_msgraphlint=False, seconds=2)
+    assert NOT_FOUND in seen[-1]
+
+
+# Before 0.11, a stand-in for vim.lsp.config / vim.lsp.enable as 0.11 documents them (the config
+# of a name; enable attaches a client with it to each buffer of its filetypes, one per root), so
+# that the 0.11 block is run, and its values start the server, on the Neovim Debian ships.
+NEOVIM_0_11_STAND_IN = r"""
+if not vim.lsp.config then
+  local configs = {}
+  vim.lsp.config = function(name, config) configs[name] = config end
+  vim.lsp.enable = function(name)
+    local config, clients = configs[name], {}
+    vim.api.nvim_create_autocmd('FileType', {
+      pattern = config.filetypes,
+      callback = function(args)
+        local file = vim.api.nvim_buf_get_name(args.buf)
+        local root = vim.fn.getcwd()
+        for _, marker in ipairs(config.root_markers) do
+          local found = vim.fn.findfile(marker, vim.fn.fnamemodify(file, ':p:h') .. ';')
+          if found ~= '' then root = vim.fn.fnamemodify(found, ':p:h') break end
+        end
+        clients[root] = clients[root] or vim.lsp.start_client({
+          name = name, cmd = config.cmd, root_dir = root, init_options = config.init_options })
+        vim.lsp.buf_attach_client(args.buf, clients[root])
+      end,
+    })
+  end
+end
+"""
+
+
+def test_neovim_0_11_configuration_with_a_stand_in_for_its_api(tmp_path):
+    """Where Neovim is older than 0.11: the documented block runs, and what it gives
+    vim.lsp.config starts the server and brings the diagnostics (or it says the command is
+    missing)."""
+    version = neovim_version()
+    if version is None or version < (0, 7):
+        pytest.skip("Neovim 0.7 or later is not installed")
+    block = NEOVIM_0_11_STAND_IN + documented_block("neovim-config", "lua")
+    assert_model_findings(run_neovim(block, editor_project(tmp_path), want=MODEL_FINDINGS))
+    seen = run_neovim(block, editor_project(tmp_path / "gone"), with_msgraphlint=False,
+                      seconds=2)
+    assert seen == [seen[-1]] and NOT_FOUND in seen[-1] and "Error" not in seen[-1]
+
+
+def emacs_has(feature: str) -> bool:
+    import shutil
+
+    if shutil.which("emacs") is None:
+        return False
+    probe = f"(progn (package-activate-all) (require '{feature}))"
+    return subprocess.run(["emacs", "--batch", "-q", "--eval", probe], capture_output=True,
+                          timeout=60).returncode == 0
+
+
+def run_emacs(block: str, model: Path, with_path: str, want=(), seconds: int = 60) -> list[str]:
+    config, probe = model.parent / "config.el", model.parent / "probe.el"
+    config.write_text(block, "utf-8")
+    probe.write_text(EMACS_PROBE, "utf-8")
+    return run_editor(["emacs", "--batch", "-q", "-l", str(probe)], model,
+                      {"PATH": with_path, "EDITOR_CONFIG": str(config)}, list(want), seconds)
+
+
+def test_emacs_eglot_configuration_shows_the_diagnostics(tmp_path):
+    if not emacs_has("eglot"):
+        pytest.skip("Emacs with eglot is not installed")
+    model = editor_project(tmp_path)
+    seen = run_emacs(documented_block("emacs-eglot", "elisp"), model, search_path(True),
+                     want=MODEL_FINDINGS)
+    assert_model_findings(seen)
+    missing = run_emacs(documented_block("emacs-eglot", "elisp"), editor_project(tmp_path / "gone"),
+                        search_path(False), seconds=2)
+    assert "Searching for program" in missing[-1] and "msgraphlint" in missing[-1]
+
+
+def test_emacs_eglot_runs_msgraphlint_beside_ruff_through_rass(tmp_path):
+    import shutil
+
+    path = search_path(True)
+    if not emacs_has("eglot") or not all(shutil.which(tool, path=path) for tool in ("rass", "ruff")):
+        pytest.skip("Emacs with eglot, rass (pip install rassumfrassum) and ruff are not all installed")
+    model = editor_project(tmp_path, UNUSED_IMPORT)
+    seen = run_emacs(documented_block("emacs-eglot-two-servers", "elisp"), model, path,
+                     want=[*MODEL_FINDINGS, "imported but unused"])
+    assert any("Ruff" in line and "F401" in line for line in seen), seen
+    assert_model_findings([line for line in seen if line.split()[:1] and
+                           line.split()[0].isdigit() and "Ruff" not in line])
+
+
+def test_emacs_lsp_mode_configuration_runs_beside_another_server(tmp_path):
+    import shutil
+
+    if not emacs_has("lsp-mode"):
+        pytest.skip("Emacs with lsp-mode is not installed")
+    path = search_path(True)
+    beside = shutil.which("pylsp", path=path) is not None  # lsp-mode's own Python server
+    model = editor_project(tmp_path, UNUSED_IMPORT if beside else "")
+    want = [*MODEL_FINDINGS, *(["imported but unused"] if beside else [])]
+    seen = run_emacs(documented_block("emacs-lsp-mode", "elisp"), model, path, want=want)
+    ours = [line for line in seen if "imported but unused" not in line]
+    assert_model_findings(ours)
+    if beside:
+        assert any("'os' imported but unused" in line for line in seen), seen
+    missing = run_emacs(documented_block("emacs-lsp-mode", "elisp"),
+                        editor_project(tmp_path / "gone"), search_path(False), seconds=2)
+    assert "Connected to [msgraphlint" not in missing[-1]
+    if not beside:  # alone, lsp-mode says which server it could not start
+        assert "do not have automatic installation configuration: msgraphlint" in missing[-1]
+
+
+def test_helix_health_finds_the_documented_server(tmp_path):
+    import os
+    import shutil
+
+    if shutil.which("hx") is None:
+        pytest.skip("Helix is not installed")
+    config = tmp_path / "helix"
+    config.mkdir()
+    (config / "languages.toml").write_text(documented_block("helix-languages", "toml"), "utf-8")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "PATH": search_path(True)}
+    shown = subprocess.run(["hx", "--health", "python"], capture_output=True, text=True, env=env,
+                           timeout=60).stdout
+    assert "msgraphlint" in shown and "not found" not in shown.split("msgraphlint", 1)[1].split("\n")[0]
