@@ -52,7 +52,14 @@ def _method_call(finding: Finding, source: SourceText) -> ast.Call | None:
 def mindspore_name(source: SourceText, dotted: str) -> tuple[str, list[Edit]]:
     """How the module can spell ``mindspore.<dotted>`` (``ops``): the name it already imports it
     under (``import mindspore.ops as P`` -> ``P``, ``import mindspore as ms`` -> ``ms.ops``), else
-    ``ops`` with an edit that adds ``from mindspore import ops`` after the module's imports."""
+    ``ops`` with an edit that adds ``from mindspore import ops`` after the module's imports.
+    Once per module and name: the import table holds every module-level name, and sorting it for
+    each finding grew with Cells x findings (issue 34)."""
+    local, edits = source.memo(("mindspore name", dotted), lambda: _mindspore_name(source, dotted))
+    return local, list(edits)  # the caller's own list
+
+
+def _mindspore_name(source: SourceText, dotted: str) -> tuple[str, list[Edit]]:
     imports = source.module.imports.names
     wanted = f"mindspore.{dotted}"
     for local, qualified in sorted(imports.items()):
