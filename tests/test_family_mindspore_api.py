@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -354,3 +355,37 @@ def test_mindspore_rejects_every_bad_call_and_compiles_every_good_one(tmp_path):
              if (verdict == "compiled") != name.endswith("-good")}
     assert wrong == {}
     assert len(verdicts) == 2 * len(TABLE.CASES) >= 80
+
+
+@pytest.mark.parametrize("body, flagged", [
+    # x[:, 1:] shows x is a tensor (no tuple, list or dict takes a tuple index holding a slice)
+    # and the view names four dimensions
+    ("return x[:, 1:].view(n, 2, 1, -1).repeat(n, 2)", True),
+    ("return x[..., 0].view((n, 2, 1, -1)).repeat(n, 2)", True),
+    ("y = x[:, 1:].squeeze(1); return y.reshape(n, 2, 1, -1).repeat(n, 2)", True),
+    # a slice alone says nothing of x
+    ("y = x[:, 1:]; return y.reshape(n, 2, 1, -1).repeat(n, 2)", False),
+    # four counts; a view of the dtype; a view whose sizes are unpacked; a dict's tuple key
+    ("return x[:, 1:].view(n, 2, 1, -1).repeat(n, 2, 1, 1)", False),
+    ("return x[:, 1:].view(ms.float16).repeat(n, 2)", False),
+    ("return x[:, 1:].view(*sizes).repeat(n, 2)", False),
+    ("return x[(0, n)].view(n, 2, 1, -1).repeat(n, 2)", False),
+])
+def test_a_reshape_of_a_tensor_names_its_rank(tmp_path, body, flagged):
+    header = """
+        import mindspore as ms
+        from mindspore import nn
+
+        def expand(x, n, sizes):
+        """
+    source = f"""{header}    {body}
+
+
+        class Net(nn.Cell):
+            def construct(self, x, n):
+                return expand(x, n, (2, 2))
+        """
+    findings = check_source(tmp_path, textwrap.dedent(source))
+    assert not [f for f in findings if f.rule.symbol == "syntax-error"]
+    found = [f.message for f in findings if f.rule.symbol == "repeat-count-below-rank"]
+    assert bool(found) is flagged, found

@@ -484,3 +484,57 @@ class Net(nn.Cell):
 """)
     assert [(f.rule.symbol, f.line) for f in found] == [
         ("isinstance-non-type", 14), ("isinstance-non-type", 15)]
+
+
+CONSTEXPR_HELPER = """
+import mindspore.ops as P
+from mindspore import nn
+from mindspore.common import dtype as mstype
+from mindspore.ops import constexpr
+
+
+@constexpr(check=False)
+def check(data):
+    {body}
+    return True
+
+
+class Net(nn.Cell):
+    def construct(self, x, h=None):
+        batch = x.shape[0]
+        check({argument})
+        x = P.Transpose()(x, (1, 0))
+        return x * batch
+"""
+
+
+@pytest.mark.parametrize("body, argument, flagged", [
+    # Python raises whenever the isinstance runs: for every call that passes a tensor
+    ("if data is not None and not isinstance(P.typeof(data), mstype.tensor_type): raise TypeError",
+     "x", True),
+    ("isinstance(data, [int, float])", "x", True),
+    ("ok = isinstance(data, int | float) if data is None else isinstance(data, mstype.float32)",
+     "x", True),
+    # the call passes None, or nothing decides the test, or the isinstance is a type test
+    ("if data is not None and not isinstance(P.typeof(data), mstype.tensor_type): raise TypeError",
+     "h", False),
+    ("if data is not None and not isinstance(P.typeof(data), mstype.tensor_type): raise TypeError",
+     "None", False),
+    ("if data > 0 and isinstance(data, [int]): raise TypeError", "x", False),
+    ("try:\n        isinstance(data, [int])\n    except TypeError:\n        pass", "x", False),
+    # a union is a type for Python, which runs the helper
+    ("isinstance(data, int | float)", "x", False),
+])
+def test_isinstance_in_a_constexpr_helper_is_flagged_where_a_compiled_call_runs_it(
+        tmp_path, body, argument, flagged):
+    source = CONSTEXPR_HELPER.format(body=body, argument=argument)
+    found = [f for f in check_source(tmp_path, source) if f.rule.symbol == "isinstance-non-type"]
+    assert bool(found) is flagged, [f.message for f in found]
+    if flagged:  # in the helper, with the root that runs it
+        assert found[0].line == 10 and "reached from Net.construct via check" in found[0].message
+
+
+def test_a_constexpr_helper_nothing_compiled_calls_is_not_checked(tmp_path):
+    source = CONSTEXPR_HELPER.format(body="isinstance(data, [int])", argument="x").replace(
+        "        check(x)\n", "")
+    assert not [f for f in check_source(tmp_path, source) if f.rule.symbol == "isinstance-non-type"]

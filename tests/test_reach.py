@@ -970,3 +970,43 @@ def test_nothing_that_runs_it_says_which_setting_would(tmp_path):
     configured = ConfirmSettings(targets={"train.py::step": TargetSettings(entry="train.py::run_test")})
     step = nested_plan(tmp_path, "", configured)["step"]
     assert step.reason is None and step.via["run"] == "run_test"
+
+
+def test_a_held_object_of_unknown_origin_reaches_the_one_cell_of_the_module_defining_the_method(tmp_path):
+    """self.critic comes from a config dict: the module's only Cell with build_inputs is what
+    it holds. Another class defining the name, a name nn.Cell has, or a held object built by a
+    call of any class says nothing."""
+    template = """
+        import math
+        from mindspore import nn
+
+        class Critic(nn.Cell):
+            def construct(self, x):
+                return x
+
+            def {method}(self, x):
+                return {host_call}
+        {other}
+        class Loss(nn.Cell):
+            def __init__(self, networks):
+                super().__init__()
+                self.critic = {held}
+
+            def construct(self, x):
+                return self.critic.{method}(x)
+        """
+    cases = {
+        "config dict": ("build_inputs", "networks['critic']", "", True),
+        "constructor argument": ("build_inputs", "networks", "", True),
+        "two definers": ("build_inputs", "networks['critic']",
+                         "\nclass Other:\n    def build_inputs(self, x):\n        return x\n", False),
+        "a name of nn.Cell": ("set_grad", "networks['critic']", "", False),
+        "built by a call": ("build_inputs", "nn.Dense(2, 2)", "", False),
+    }
+    for name, (method, held, other, reached) in cases.items():
+        folder = tmp_path / name.replace(" ", "_")
+        write(folder, {"model.py": template.format(method=method, held=held, other=other,
+                                                   host_call=HOST_CALL)})
+        paths = {via for _, via in flagged(folder, "model.py")}
+        via = f"reached from Loss.construct via self.critic.{method}"
+        assert (via in paths) is reached, (name, paths)

@@ -29,6 +29,7 @@ from pathlib import Path
 from .cache import ResultCache, file_record
 from ..knowledge.catalogue import rule as lookup_rule
 from ..knowledge import api_snapshot
+from ..knowledge.mindspore import RESHAPES
 from ..knowledge.fallback import JitModules
 from .findings import Finding
 from ..values.kinds import TensorKinds, kinds_of
@@ -117,9 +118,21 @@ class FunctionContext(CellContext):
         return kinds_of(self.model, self.function)
 
     def rank(self, node: ast.expr) -> int | None:
-        """How many dimensions a tensor expression has, where the compile-time values show it."""
+        """How many dimensions a tensor expression has, where the compile-time values show it,
+        or where a reshape of a tensor names its new shape (``x.view(n, t, 1, -1)``: four)."""
         value = self.evaluation.value(node)
-        return value.rank if isinstance(value, TensorValue) else None
+        if isinstance(value, TensorValue) and value.rank is not None:
+            return value.rank
+        if not (node.__class__ is ast.Call and node.func.__class__ is ast.Attribute
+                and node.func.attr in RESHAPES and node.args and not node.keywords):
+            return None
+        sizes = node.args[0].elts if (
+            len(node.args) == 1 and node.args[0].__class__ in (ast.Tuple, ast.List)) else node.args
+        if any(size.__class__ in (ast.Starred, ast.Tuple, ast.List) for size in sizes):
+            return None
+        if len(sizes) == 1 and not _is_int_literal(sizes[0]):
+            return None  # x.view(ms.float32) reinterprets the dtype
+        return len(sizes) if self.kinds.is_tensor(node.func.value) else None
 
     def is_variable(self, node: ast.expr | None) -> bool:
         return self.values.is_variable(node)
@@ -136,6 +149,12 @@ class FunctionContext(CellContext):
         self.findings.append(
             self.engine.make_finding(self.module, symbol, node, args, self.function, case)
         )
+
+
+def _is_int_literal(node: ast.expr) -> bool:
+    if node.__class__ is ast.UnaryOp and node.op.__class__ is ast.USub:
+        node = node.operand
+    return node.__class__ is ast.Constant and node.value.__class__ is int
 
 
 @dataclass

@@ -162,6 +162,10 @@ TENSOR_METHOD_REDUCTIONS = REDUCTIONS | frozenset({"max", "min"})
 # Tensor methods that no Python number, string, tuple, list or dict has (chosen from
 # dir(mindspore.Tensor) minus those types' names, 2.10.0; generic words such as `data`, `value`,
 # `size` or `type` left out): calling one shows that a parameter holds a tensor.
+# Tensor methods whose positional arguments are the new shape, one size each or one tuple
+# (x.view(n, -1), x.reshape((n, -1))): the result has that many dimensions.
+RESHAPES = frozenset({"view", "reshape"})
+
 TENSOR_EVIDENCE = frozenset(
     {
         "abs", "all", "any", "amax", "amin", "argmax", "argmin", "asnumpy", "astype",

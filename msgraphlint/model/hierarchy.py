@@ -9,6 +9,7 @@ from pathlib import Path
 from ..knowledge.mindspore import is_mindspore_cell_name
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..knowledge.mindspore import JIT_CLASS_DECORATOR
+from .attributes import CELL_ATTRIBUTES
 from .compiled import MAX_BASE_DEPTH, CompiledFunction
 
 
@@ -120,6 +121,24 @@ class ClassHierarchy:
         if owner is not None and owner not in classes:
             classes = [*classes, *self.mro(owner)]
         return classes
+
+    def sole_cell_defining(self, cls: ClassInfo, attr: str, method: str) -> ClassInfo | None:
+        """For ``self.<attr>.<method>(...)`` where nothing says what ``self.<attr>`` holds (a
+        constructor argument, an entry of a config dict): the one Cell class of the module that
+        defines ``method``, when no other class of the module has a method of that name and the
+        name is none of nn.Cell's own. Every ``self.<attr> = ...`` must be of unknown origin: a
+        call of any class (a MindSpore layer, a third-party object) says something else."""
+        if method.startswith("__") or method in CELL_ATTRIBUTES:
+            return None
+        for klass in self.mro(cls):
+            if any(isinstance(value, ast.Call) for value in klass.self_assignments.get(attr, ())):
+                return None
+        module = cls.module
+        definers = [klass for klass in (*module.classes.values(), *module.nested_classes)
+                    if method in klass.methods]
+        if len(definers) != 1 or not self.is_cell(definers[0]):
+            return None
+        return definers[0]
 
     def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
         """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""

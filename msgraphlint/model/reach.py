@@ -369,7 +369,9 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                     and receiver.value.id == self_name
                 ):
                     # self.sub.m(...): a method of a project object assigned in __init__.
-                    sub = self.attribute_class(caller.target.cell or owner, receiver.attr)
+                    holder = caller.target.cell or owner
+                    sub = (self.attribute_class(holder, receiver.attr)
+                           or self.sole_cell_defining(holder, receiver.attr, func.attr))
                     if sub is not None and (found := self.find_method(sub, func.attr)):
                         cls, method = found
                         label = f"self.{receiver.attr}.{func.attr}"

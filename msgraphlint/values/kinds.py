@@ -376,7 +376,18 @@ class TensorKinds:
             }
             found: set[str] = set()
             for child in self.ctx.module.body_nodes(node):
-                if not isinstance(child, ast.Attribute) or not isinstance(child.value, ast.Name):
+                if not isinstance(child, ast.Attribute):
+                    continue
+                name = _array_indexed(child.value) if child.attr in TENSOR_EVIDENCE else None
+                if name in params:
+                    # x[:, t].unsqueeze(1): only arrays take a tuple index holding a slice (a
+                    # tuple's or list's index is an int, a dict cannot hash the slice), and an
+                    # array a compiled function is given is a Tensor (as for x.sum() below)
+                    parent = values.parent(child)
+                    if isinstance(parent, ast.Call) and parent.func is child:
+                        found.add(name)
+                    continue
+                if not isinstance(child.value, ast.Name):
                     continue
                 name = child.value.id
                 if name not in params:
@@ -481,3 +492,13 @@ def _join(*kinds: Kind | None) -> Kind | None:
     return None
 
 
+def _array_indexed(node: ast.expr) -> str | None:
+    """The name ``x`` of ``x[:, t]`` / ``x[..., 0]``: indexed by a tuple that holds a slice or
+    an ellipsis."""
+    if not (node.__class__ is ast.Subscript and node.value.__class__ is ast.Name
+            and node.slice.__class__ is ast.Tuple):
+        return None
+    if any(part.__class__ is ast.Slice or (part.__class__ is ast.Constant and part.value is ...)
+           for part in node.slice.elts):
+        return node.value.id
+    return None

@@ -23,10 +23,31 @@ class PaddingBlock(nn.Cell):
         return self.pad.repeat(x.shape[0], 0)  # expect: repeat-count-below-rank
 
 
+class Critic(nn.Cell):
+    def construct(self, obs):
+        return self.build_inputs(obs) * 2
+
+    def build_inputs(self, obs):
+        """What the critic is comes from a config dict, so only its method's name says which
+        Cell it is; obs[:, 1:] shows obs is a tensor, and the view names four dimensions."""
+        return obs[:, 1:].view(-1, 2, 1, 1).repeat(2, 2)  # expect: repeat-count-below-rank
+
+
+class CriticLoss(nn.Cell):
+    def __init__(self, networks=None):
+        super().__init__()
+        networks = networks or {"critic": Critic()}
+        self.critic = networks["critic"]
+
+    def construct(self, obs):
+        return self.critic.build_inputs(obs).sum()
+
+
 def main():
     x = Tensor(np.ones((2, 3, 4), np.float32))
     RepeatAlongAxis()(x)
     PaddingBlock(3)(x)
+    CriticLoss({"critic": Critic()})(x)
 
 
 if __name__ == "__main__":
