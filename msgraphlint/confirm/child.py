@@ -35,6 +35,12 @@ from .referee import (
 )
 
 MESSAGE_LIMIT = 4000  # characters of the compiler's message kept
+# The kernel's limit on the child's writable memory (RLIMIT_DATA) is this many times the
+# resident limit above what it holds at start: the parent's poll (pool.py) is the limit, this
+# the backstop for an allocation faster than the poll (bytearray(20 * 2**30) takes no time to
+# ask for). Twice, because MindSpore maps writable memory it never touches (a small compile:
+# +1.1 GB of data, +30 MB resident), which the poll does not count and this does.
+DATA_LIMIT_FACTOR = 2
 
 
 def user_locations(text: str) -> list[tuple[str, int]]:
@@ -127,6 +133,40 @@ def _quiet(workdir: Path) -> None:
     os.chdir(workdir)  # MindSpore writes rank_0/ and analyze_fail.ir into the working folder
 
 
+def _vm_data() -> int | None:
+    """Bytes of writable private memory the process holds (what RLIMIT_DATA counts)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def limit_memory(limit: int | None) -> int | None:
+    """RLIMIT_DATA at DATA_LIMIT_FACTOR x ``limit`` bytes above the current data size, soft and
+    hard (the user's code cannot raise it); returns that budget, None where it cannot be set."""
+    data = _vm_data()
+    if not limit or data is None:
+        return None
+    try:
+        import resource
+
+        ceiling = data + DATA_LIMIT_FACTOR * limit
+        resource.setrlimit(resource.RLIMIT_DATA, (ceiling, ceiling))
+    except (ImportError, ValueError, OSError):
+        return None
+    return DATA_LIMIT_FACTOR * limit
+
+
+def out_of_memory(budget: int | None) -> str:
+    where = (f" ({budget / 2**20:.0f} MB more than it started with: twice memory-limit-mb in"
+             " [tool.msgraphlint.confirm])") if budget else ""
+    return f"the child process ran out of memory: an allocation failed at its memory limit{where}"
+
+
 def run_job(job: dict, conn) -> None:
     """Entry point in the child (multiprocessing target)."""
     # Its own session first: the parent kills the whole group when its targets end.
@@ -158,6 +198,7 @@ def run_job(job: dict, conn) -> None:
     except Exception as error:  # noqa: BLE001
         conn.send(("fatal", f"MindSpore cannot use device {job['device']}: {one_line(error)}"))
         return
+    budget = limit_memory(job.get("memory_limit"))
     before = set(sys.modules)
     for entry in reversed(job["sys_path"]):
         if entry not in sys.path:
@@ -165,7 +206,14 @@ def run_job(job: dict, conn) -> None:
     conn.send(("import-start",))
     try:
         module = importlib.import_module(job["import_name"])
-    except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
+    except MemoryError:
+        conn.send(("import-limit", f"importing the module: {out_of_memory(budget)}"))
+        return
+    except SystemExit as error:  # the module exited: it gave no answer, nothing was compiled
+        conn.send(("import-limit",
+                   f"importing the module: the module exited (sys.exit({error.code!r}))"))
+        return
+    except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt included
         frames = [(f.filename, f.lineno) for f in traceback.extract_tb(error.__traceback__)
                   if is_user_file(f.filename)]
         if isinstance(error, SyntaxError) and error.filename:  # the file that does not parse
@@ -187,6 +235,8 @@ def run_job(job: dict, conn) -> None:
         conn.send(("start", target["index"]))
         try:
             result = run_target(module, target, workdir)
+        except MemoryError:
+            result = unverified_result(target["level"], f"{out_of_memory(budget)} while running it")
         except Exception as error:  # noqa: BLE001 - our own harness must not lose the others
             result = unverified_result(target["level"], f"the harness failed: {one_line(error)}")
         conn.send(("result", target["index"], result))

@@ -7,7 +7,9 @@ linter's own process.
 
 Limits are enforced from here, where a misbehaving child cannot interfere: a time limit for
 importing the module and another per target, and a resident-memory limit polled with psutil (an
-RLIMIT_AS limit would break MindSpore, which reserves far more address space than it uses). A
+RLIMIT_AS limit would break MindSpore, which reserves far more address space than it uses). The
+child adds a kernel limit under the poll (RLIMIT_DATA, child.py): one allocation of 20 GB fails
+at once instead of growing faster than the poll looks. A
 child that exits, hangs, crashes or blows the limit costs only the target it was running (or,
 during the import, the module's targets): the others are run again in a fresh child.
 
@@ -240,6 +242,7 @@ class ChildPool:
             "module_path": str(job.path),
             "targets": specs,
             "env": self._env,
+            "memory_limit": self.memory_limit,
         }
         from .child import run_job  # noqa: PLC0415 - imports nothing heavy; pickled by name
 
@@ -298,6 +301,8 @@ class ChildPool:
             child.dependencies = list(message[1])
             child.current = None
             child.deadline = time.monotonic() + self.timeout
+        elif kind == "import-limit":  # out of memory or sys.exit while importing: no answer
+            self._finish_all(child, message[1])
         elif kind in ("import-failed", "fatal"):
             # Not cached: an import error may be a missing package the user installs next.
             if kind == "import-failed":

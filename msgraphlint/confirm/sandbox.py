@@ -166,7 +166,29 @@ def kill_group(pid: int) -> None:
 def kill_all() -> None:
     for pid in list(_groups):
         kill_group(pid)
+    if _session is not None:
+        sweep(_session["root"])
     stop_servers()
+
+
+def sweep(root: Path) -> None:
+    """SIGKILL to every process whose environment has HOME in ``root``: each child and all it
+    starts inherit it, so this finds a daemon that left its child's process group too (a double
+    fork with setsid). Where /proc cannot be read, the process groups are all there is."""
+    needle = f"HOME={root / 'home'}".encode() + b"\0"
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as file:
+                if needle in file.read() + b"\0":
+                    os.kill(int(entry), signal.SIGKILL)
+        except OSError:
+            continue
 
 
 _tracker_was_running: bool | None = None
