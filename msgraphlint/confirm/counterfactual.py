@@ -163,10 +163,10 @@ def _lost_gradients(engine, findings: list[Finding], planner: Planner, config,
                     runs: Counterfactuals) -> list[Finding]:
     """A gradient the message says is lost, against the right counterfactual: PyNative loses it
     through ``np.tanh(x)`` too, so comparing with PyNative cannot show it. The same target with
-    the finding's code spelled the graph-mode way (``ops.tanh``) is compiled in the same mode:
-    a gradient that is zero (or different) here and not there was lost by this code."""
-    from ..fix import counterfactual
-
+    the finding's code spelled the graph-mode way (``ops.tanh``; the whole host round trip,
+    ``Tensor(scipy.special.expit(x.asnumpy()))`` -> ``ops.sigmoid(x)``: fix/graph_spelling.py)
+    is compiled in the same mode: a gradient that is zero (or different) here and not there was
+    lost by this code; the same gradient both ways shows that this code loses none."""
     judged = []
     for finding in findings:
         target = planner.for_finding(finding)
@@ -175,28 +175,52 @@ def _lost_gradients(engine, findings: list[Finding], planner: Planner, config,
                 or not result or result["status"] != "compiled" or not result.get("gradient")):
             judged.append(finding)
             continue
-        rewrite = counterfactual(finding, engine.project)
+        rewrite = _graph_spelling(finding, engine.project)
         rewritten = runs.result(target, [rewrite]) if rewrite is not None else None
         before = result["gradient"]
         after = (rewritten or {}).get("gradient") if (rewritten or {}).get("status") == "compiled" \
             else None
-        if after is None or after["zero"]:
-            judged.append(finding)
-            continue
         where = f"at {target.level.name} on {config.device}"
-        if before["zero"]:
-            shown = (f"the GRAPH_MODE gradient of {target.label} {where} is zero; with this code"
-                     f" spelled the graph way ({rewrite.description}) it is not: the gradient is"
-                     " lost")
-        elif abs(before["abs_sum"] - after["abs_sum"]) > 1e-4 * max(1.0, after["abs_sum"]):
-            shown = (f"the GRAPH_MODE gradient of {target.label} {where} differs from the one it"
-                     f" has with this code spelled the graph way ({rewrite.description})")
-        else:
+        spelled = f"with this code spelled the graph way ({rewrite.description})" if rewrite else ""
+        status, shown = NOT_REPRODUCED, None
+        if after is not None and not after["zero"]:
+            if before["zero"]:
+                status, shown = CONFIRMED, (
+                    f"the GRAPH_MODE gradient of {target.label} {where} is zero; {spelled} it is"
+                    " not: the gradient is lost")
+            elif abs(before["abs_sum"] - after["abs_sum"]) > 1e-4 * max(1.0, after["abs_sum"]):
+                status, shown = CONFIRMED, (
+                    f"the GRAPH_MODE gradient of {target.label} {where} differs from the one it"
+                    f" has {spelled}")
+            else:
+                shown = (f"the GRAPH_MODE gradient of {target.label} {where} is the one it has"
+                         f" {spelled} (not zero): this code loses no gradient")
+        elif after is not None and before["zero"]:
+            shown = (f"the GRAPH_MODE gradient of {target.label} {where} is zero {spelled} too:"
+                     " this code loses no gradient the graph-mode spelling has")
+        elif not before["zero"] and not (rewrite is not None and rewritten is None):
+            # No graph spelling to compare with (a Process started in construct), but a gradient
+            # that is not zero and is PyNative's: nothing was lost on the way.
+            shown = (f"the GRAPH_MODE gradient of {target.label} {where} is not zero and is"
+                     " PyNative's: this code loses no gradient")
+        if shown is None:
             judged.append(finding)
-            continue
-        judged.append(replace(finding, confirmation=CONFIRMED,
-                              evidence=(("gradient", shown), *finding.evidence[1:])))
+        elif status == CONFIRMED:
+            judged.append(replace(finding, confirmation=CONFIRMED,
+                                  evidence=(("gradient", shown), *finding.evidence[1:])))
+        else:
+            judged.append(replace(finding, evidence=(("gradient", shown), *finding.evidence)))
     return judged
+
+
+def _graph_spelling(finding: Finding, project) -> Fix | None:
+    """The host round trip spelled the graph way, else the finding's own rewrite."""
+    from ..fix import _source, counterfactual
+    from ..fix.graph_spelling import graph_spelling
+
+    source = _source(finding.path, project)
+    found = graph_spelling(finding, source) if source is not None else None
+    return found if found is not None else counterfactual(finding, project)
 
 
 def _in_the_project(result: dict, original: Path, copy: Path) -> dict:
