@@ -389,3 +389,38 @@ def test_a_reshape_of_a_tensor_names_its_rank(tmp_path, body, flagged):
     assert not [f for f in findings if f.rule.symbol == "syntax-error"]
     found = [f.message for f in findings if f.rule.symbol == "repeat-count-below-rank"]
     assert bool(found) is flagged, found
+
+
+@pytest.mark.parametrize("check, flagged", [
+    # a check statement with nothing but tensor classes and strings, or isinstance that raises
+    ('check_type(latent, "latent", data_type=ms.Parameter)', True),
+    ('check_type(latent, "latent", (ms.Parameter, ms.Tensor))', True),
+    ("if not isinstance(latent, ms.Tensor): raise TypeError('latent')", True),
+    # another type allowed, a shape read (numpy arrays have shapes), a check of something else
+    ('check_type(latent, "latent", data_type=(ms.Parameter, np.ndarray))', False),
+    ("self.size = latent.shape[0]", False),
+    ('check_type(other, "other", data_type=ms.Parameter)', False),
+])
+def test_an_argument_checked_to_be_a_parameter_is_a_tensor_where_it_is_held(tmp_path, check, flagged):
+    source = textwrap.dedent(f"""
+        import numpy as np
+        import mindspore as ms
+        from mindspore import nn
+        from helpers import check_type
+
+        class Latent(nn.Cell):
+            def __init__(self, latent, other=None):
+                super().__init__()
+                self.latent = latent
+                if latent is not None:
+                    {check}
+
+            def construct(self, x):
+                if self.latent is not None:
+                    return x + self.latent.view(1, -1).repeat(2, axis=0)
+                return x
+        """)
+    findings = check_source(tmp_path, source)
+    assert not [f for f in findings if f.rule.symbol == "syntax-error"]
+    found = [f for f in findings if f.rule.symbol == "tensor-method-mismatch"]
+    assert bool(found) is flagged, [f.message for f in found]

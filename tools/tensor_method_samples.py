@@ -79,6 +79,32 @@ from mindspore import Tensor, nn, ops
 '''
 
 
+# A receiver that is not the input: the model must know it is a tensor. Reduced from mindflow's
+# MultiScaleFCSequential, whose latent vector is a constructor argument a check requires to be a
+# Parameter (the default here only lets the compiler tests build the Cell without arguments).
+HELD_RECEIVER = '''
+
+def check_type(value, name, data_type=None):
+    if data_type is not None and not isinstance(value, data_type):
+        raise TypeError(f"{{name}} must be {{data_type}}")
+
+
+class HeldLatent(nn.Cell):
+    def __init__(self, latent=ms.Parameter(Tensor(np.ones((1, 3), np.float32)), name="latent")):
+        super().__init__()
+        self.latent = latent
+        if latent is not None:
+            check_type(latent, "latent", data_type=ms.Parameter)
+
+    def construct(self, x):
+        if self.latent is not None:
+            return x + {call}.sum()
+        return x
+'''
+HELD_CALLS = {"bad": ("self.latent.view(1, -1).repeat(2, axis=0)", "  # expect: tensor-method-mismatch"),
+              "good": ("ops.tile(self.latent.view(1, -1), (2, 1))", "")}
+
+
 def write(path, which, fixed, what):
     cases = [case for case in CASES if case[0] in IN_SAMPLES]
     out = [HEAD.format(fixed=fixed, what=what, driver=" (main() passes it)")]
@@ -86,8 +112,10 @@ def write(path, which, fixed, what):
         call = bad if which == "bad" else good
         mark = "  # expect: tensor-method-mismatch" if which == "bad" else ""
         out.append(f"\nclass {name}(nn.Cell):\n    def construct(self, x):\n        return {call}{mark}\n")
-    out.append("\ndef main():\n    x = Tensor(np.full((2, 3), 0.5, np.float32))\n")
-    out += [f"    {name}()(x)\n" for name, _, _ in cases]
+    call, mark = HELD_CALLS[which]
+    out.append(HELD_RECEIVER.format(call=call).replace(".sum()\n", f".sum(){mark}\n", 1))
+    out.append("\n\ndef main():\n    x = Tensor(np.full((2, 3), 0.5, np.float32))\n")
+    out += [f"    {name}()(x)\n" for name, _, _ in [*cases, ("HeldLatent", "", "")]]
     out.append('\n\nif __name__ == "__main__":\n    main()\n')
     path.write_text("".join(out), "utf-8")
 

@@ -74,6 +74,7 @@ class Summaries:
             method_names=frozenset(name for c in classes for name in c.methods),
             variable_params=compiled.variable_params,
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
+            tensor_attrs=frozenset(a for c in classes for a in c.checked_tensor_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr),
             call_returns=lambda call, caller: self.call_returns(
                 compiled.module, compiled.node, call, caller),
@@ -119,6 +120,7 @@ class Summaries:
             parameter_attrs=frozenset(a for c in classes for a in c.parameter_attrs),
             method_names=frozenset(name for c in classes for name in c.methods),
             static_attrs=frozenset(a for c in classes for a in c.static_primitive_attrs),
+            tensor_attrs=frozenset(a for c in classes for a in c.checked_tensor_attrs),
             returns=lambda attr: self.return_kinds(compiled, attr),
             call_returns=lambda call, caller: self.call_returns(owner.module, node, call, caller))
         # False for a compile-time value, True for a variable, per element of a returned tuple

@@ -180,6 +180,7 @@ class FunctionValues:
         method_names: frozenset[str] = frozenset(),
         variable_params: set[str] | None = None,
         static_attrs: frozenset[str] = frozenset(),
+        tensor_attrs: frozenset[str] = frozenset(),
         returns: Callable[[str], object] | None = None,
         call_returns: Callable[[ast.Call, "FunctionValues"], tuple | None] | None = None,
     ):
@@ -200,6 +201,7 @@ class FunctionValues:
         self.parameter_attrs = parameter_attrs
         self.method_names = method_names
         self.static_attrs = static_attrs
+        self.tensor_attrs = tensor_attrs  # ClassInfo.checked_tensor_attrs of self's classes
         # attr -> what self.<attr>(...) gives back: False (a compile-time value whatever it is
         # passed), a list of those per tuple element, or True (may be a variable); see
         # ReachModel.return_kinds

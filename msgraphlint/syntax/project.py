@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from functools import lru_cache, cached_property
 from pathlib import Path
 
-from ..knowledge.mindspore import PARAMETER_CLASSES
+from ..knowledge.mindspore import PARAMETER_CLASSES, TENSOR_CONSTRUCTORS
 from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, os_error_reason, read_source, split_lines
 
@@ -287,6 +287,24 @@ class ClassInfo:
                 isinstance(v, ast.Call) and self.module.imports.qualify(v.func) in PARAMETER_CLASSES
                 for v in values
             )
+        )
+
+    @cached_property
+    def checked_tensor_attrs(self) -> frozenset[str]:
+        """Attributes that hold an ``__init__`` argument checked to be a Tensor or a Parameter
+        (or None): a statement that calls a check with the argument and nothing but those
+        classes and strings (``check_param_type(v, "v", data_type=Parameter)``), or ``if not
+        isinstance(v, Tensor): raise``. Read shapes alone do not say it: numpy arrays have them."""
+        init = self.methods.get("__init__")
+        if init is None:
+            return frozenset()
+        checked = {name for node in self.module.nodes(init)
+                   if (name := _tensor_check_subject(node, self.module))}
+        return frozenset(
+            attr for attr, values in self.self_assignments.items()
+            if any(isinstance(v, ast.Name) and v.id in checked for v in values)
+            and all((isinstance(v, ast.Name) and v.id in checked)
+                    or (isinstance(v, ast.Constant) and v.value is None) for v in values)
         )
 
     @cached_property
@@ -954,3 +972,33 @@ def external_sets(raw: bytes) -> set[str]:
         if before[-1:].isalnum() or before[-1:] in (b"_", b")", b"]"):
             found.add(match.group(1).decode())
     return found
+
+
+def _tensor_check_subject(node: ast.AST, module: "ModuleInfo") -> str | None:
+    """The name a type check in ``node`` requires to be a Tensor or a Parameter, if it is one."""
+    if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body):
+        test = node.test
+        if (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+                and isinstance(call := test.operand, ast.Call) and len(call.args) == 2
+                and module.imports.qualify(call.func) == "builtins.isinstance"
+                and isinstance(call.args[0], ast.Name)
+                and _only_tensor_classes(call.args[1], module)):
+            return call.args[0].id
+        return None
+    if not (isinstance(node, ast.Expr) and isinstance(call := node.value, ast.Call)):
+        return None
+    arguments = [*call.args, *(k.value for k in call.keywords)]
+    names = [a for a in arguments if isinstance(a, ast.Name) and not _only_tensor_classes(a, module)]
+    rest = [a for a in arguments if a not in names]
+    if len(names) != 1 or not any(_only_tensor_classes(a, module) for a in rest):
+        return None
+    if all(_only_tensor_classes(a, module) or (isinstance(a, ast.Constant) and isinstance(a.value, str))
+           for a in rest):
+        return names[0].id
+    return None
+
+
+def _only_tensor_classes(node: ast.expr, module: "ModuleInfo") -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return bool(node.elts) and all(_only_tensor_classes(e, module) for e in node.elts)
+    return module.imports.qualify(node) in TENSOR_CONSTRUCTORS - {"mindspore.tensor"}

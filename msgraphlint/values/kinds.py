@@ -270,8 +270,9 @@ class TensorKinds:
                     # A Parameter of the Cell: a tensor, but of unknown size. Scalar Parameters
                     # (step counters, loss scales) are tested in `if` all the time and compile
                     # (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
-                    held = attr in self.values.parameter_attrs or isinstance(
-                        ctx.evaluation.value(node), TensorValue)  # self.w = Tensor(...) in __init__
+                    held = (attr in self.values.parameter_attrs
+                            or attr in self.values.tensor_attrs  # an argument checked to be one
+                            or isinstance(ctx.evaluation.value(node), TensorValue))  # Tensor(...)
                     return TENSOR if held else None
                 if attr in SAME_SIZE_ATTRIBUTES:
                     return self.kind(value, depth + 1)

@@ -54,6 +54,25 @@ class NewZeros(nn.Cell):
     def construct(self, x):
         return x.new_zeros((2, 3), ms.float32)
 
+
+def check_type(value, name, data_type=None):
+    if data_type is not None and not isinstance(value, data_type):
+        raise TypeError(f"{name} must be {data_type}")
+
+
+class HeldLatent(nn.Cell):
+    def __init__(self, latent=ms.Parameter(Tensor(np.ones((1, 3), np.float32)), name="latent")):
+        super().__init__()
+        self.latent = latent
+        if latent is not None:
+            check_type(latent, "latent", data_type=ms.Parameter)
+
+    def construct(self, x):
+        if self.latent is not None:
+            return x + ops.tile(self.latent.view(1, -1), (2, 1)).sum()
+        return x
+
+
 def main():
     x = Tensor(np.full((2, 3), 0.5, np.float32))
     View()(x)
@@ -68,6 +87,7 @@ def main():
     To()(x)
     Softmax()(x)
     NewZeros()(x)
+    HeldLatent()(x)
 
 
 if __name__ == "__main__":
