@@ -174,7 +174,9 @@ def kill_all() -> None:
 def sweep(root: Path) -> None:
     """SIGKILL to every process whose environment has HOME in ``root``: each child and all it
     starts inherit it, so this finds a daemon that left its child's process group too (a double
-    fork with setsid). Where /proc cannot be read, the process groups are all there is."""
+    fork with setsid). It must go before the servers stop: it holds the resource tracker's pipe,
+    and msgraphlint would wait at exit for the tracker as long as the daemon lives. Where /proc
+    cannot be read, the process groups are all there is."""
     needle = f"HOME={root / 'home'}".encode() + b"\0"
     try:
         entries = os.listdir("/proc")
