@@ -148,12 +148,24 @@ def _device_move(finding: Finding, source: SourceText) -> Fix | None:
     return _make(finding, "keep only the cast: .astype(dtype)", [edit])
 
 
+def _class_of_body_statement(source: SourceText) -> dict:
+    """id(statement) -> the first of the module's classes whose body holds it."""
+    found: dict = {}
+    for cls in source.module.classes.values():
+        for statement in cls.node.body:
+            found.setdefault(id(statement), cls)
+    return found
+
+
 @fixer("forward-without-construct")
 def _forward(finding: Finding, source: SourceText) -> Fix | None:
     function = _node(finding, source, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None:
         return None
-    cls = next((c for c in source.module.classes.values() if function in c.node.body), None)
+    # The class whose body holds it, from an index made once per module: a scan of every class
+    # body per finding grew with classes x findings (issue 34).
+    cls = source.memo("class of body statement", lambda: _class_of_body_statement(source)) \
+        .get(id(function))
     if cls is None:
         return None
     head = source.text[source.start(function) : source.end(function)]

@@ -591,7 +591,10 @@ def level_from_expr(expr: ast.expr | None) -> Level | None:
 
 def cell_level_override(cls: ClassInfo) -> Level | None:
     """``self.set_jit_config(JitConfig(jit_syntax_level=ms.STRICT))`` in the Cell's own code."""
-    if "set_jit_config" not in (cls.module.source.text or ""):
+    # Asked per Cell: the text is searched once per module (a search per Cell grew with Cells x
+    # text, issue 34).
+    if not cls.module.derived("mentions set_jit_config", cls.module.tree,
+                              lambda _: "set_jit_config" in (cls.module.source.text or "")):
         return None
     for node in cls.module.nodes(cls.node):
         if (
