@@ -21,7 +21,7 @@ from functools import cache
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import load, module_keys, versions
 from msgraphlint.knowledge.catalogue import replacement_table
-from msgraphlint.knowledge.mindspore import is_mindspore_name, uncompilable_function
+from msgraphlint.knowledge.mindspore import LITERAL_TAKEN_BY, is_mindspore_name, uncompilable_function
 
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"
 UNCOMPILABLE_INSTEAD = "the function its deprecation notice names, or call it outside compiled code"
@@ -200,8 +200,20 @@ def tensor_method_forms(name: str, version: str) -> list[list]:
     if entry is None or entry["kind"] != "function":
         return []
     if "overloads" in entry:
-        return entry["overloads"]
+        return _typed_once(entry["overloads"])
     return [entry["params"]] if "params" in entry else []
+
+
+def _typed_once(forms: list[list]) -> list[list]:
+    """The forms without the untyped copies that the docstring or inspect gave of a form the
+    C++ parser also lists with its argument types (Tensor.sum has both)."""
+    typed = {_names(form) for form in forms if any(len(p) > 3 and p[3] for p in form)}
+    return [form for form in forms
+            if _names(form) not in typed or any(len(p) > 3 and p[3] for p in form)]
+
+
+def _names(form: list) -> tuple:
+    return tuple((p[0], p[1]) for p in form)
 
 
 def spell_form(params: list) -> str:
@@ -282,4 +294,25 @@ def binding_problem(call: ast.Call, params: list) -> str | None:
     missing = [p[0] for p in params if p[1] in (*POSITIONAL, "keyword_only") and not p[2] and p[0] not in bound]
     if missing:
         return f"needs '{missing[0]}'"
+    arguments = [*zip(positional, call.args), *((by_name[k.arg], k.value) for k in call.keywords
+                                                if k.arg in by_name)]
+    for param, argument in arguments:
+        kind = literal_kind(argument)
+        types = param[3] if len(param) > 3 else []
+        if kind is not None and types and not LITERAL_TAKEN_BY[kind] & set(types):
+            return f"takes {' or '.join(types)} as '{param[0]}', not the {kind} {ast.unparse(argument)}"
+    return None
+
+
+def literal_kind(node: ast.expr) -> str | None:
+    """The kind of a literal argument that LITERAL_TAKEN_BY judges (a str, a float, a tuple or
+    list of ints), or None."""
+    if node.__class__ is ast.UnaryOp and node.op.__class__ is ast.USub:
+        node = node.operand
+    if node.__class__ is ast.Constant:
+        value = node.value
+        return "str" if value.__class__ is str else "float" if value.__class__ is float else None
+    if node.__class__ in (ast.Tuple, ast.List) and node.elts and all(
+            e.__class__ is ast.Constant and e.value.__class__ is int for e in node.elts):
+        return "tuple"
     return None

@@ -63,6 +63,22 @@ CASES = [
     ("Unbind", "x.unbind(dim=0, axis=0)", "x.unbind(dim=0)"),
     ("Log", "x.log(2)", "x.log()"),
     ("Sqrt", "x.sqrt(out=None)", "x.sqrt()"),
+    # An argument of a kind the parser's list for that parameter does not name (a str for an
+    # int, a float for an int): "Failed calling sum with "sum(dim=string)"".
+    ("SumDimStr", "x.sum(dim='1')", "x.sum(dim=1)"),
+    ("MeanAxisStr", "x.mean(axis='0')", "x.mean(axis=0)"),
+    ("MaxDimFloat", "x.max(dim=0.0)", "x.max(dim=0)"),
+    ("ArgmaxDimStr", "x.argmax(dim='1')", "x.argmax(dim=1)"),
+    ("CumsumFloat", "x.cumsum(0.0)", "x.cumsum(0)"),
+    ("DivModeFloat", "x.div(x, rounding_mode=1.5)", "x.div(x, rounding_mode='floor')"),
+    ("AddAlphaStr", "x.add(x, alpha='a')", "x.add(x, alpha=2)"),
+    ("UnsqueezeStr", "x.unsqueeze('0')", "x.unsqueeze(0)"),
+    ("RepeatInterleaveDimStr", "x.repeat_interleave(2, dim='0')", "x.repeat_interleave(2, dim=0)"),
+    ("TopkDimStr", "x.topk(1, dim='1')", "x.topk(1, dim=1)"),
+    ("ClampMinStr", "x.clamp(min='0')", "x.clamp(min=0)"),
+    ("MaskedFillStr", "x.masked_fill(x > 0, 'a')", "x.masked_fill(x > 0, 0.0)"),
+    ("TileStr", "x.tile('2')", "x.tile((2, 1))"),
+    ("ProdDimStr", "x.prod(dim='0')", "x.prod(dim=0)"),
 ]
 
 # The PyTorch-port and numpy-habit mistakes met most, one per family of forms.

@@ -162,6 +162,17 @@ TENSOR_METHOD_REDUCTIONS = REDUCTIONS | frozenset({"max", "min"})
 # Tensor methods that no Python number, string, tuple, list or dict has (chosen from
 # dir(mindspore.Tensor) minus those types' names, 2.10.0; generic words such as `data`, `value`,
 # `size` or `type` left out): calling one shows that a parameter holds a tensor.
+# The type names MindSpore's argument parser lists for a parameter (Tensor.sum(dim=<None, Tensor,
+# int, list of int, tuple of int>), read into the API snapshots, that take a Python literal of
+# each kind. Wide on purpose: the parser converts numbers to tensors and an int to a sequence of
+# ints, so a literal is judged only where no listed name can take it. Other literals (None, bool,
+# int) are never judged.
+LITERAL_TAKEN_BY = {
+    "str": frozenset({"str", "string", "any"}),
+    "float": frozenset({"float", "Number", "number", "Tensor", "any"}),
+    "tuple": frozenset({"tuple of int", "list of int", "Tuple", "List", "Tensor", "any"}),
+}
+
 # Tensor methods whose positional arguments are the new shape, one size each or one tuple
 # (x.view(n, -1), x.reshape((n, -1))): the result has that many dimensions.
 RESHAPES = frozenset({"view", "reshape"})
