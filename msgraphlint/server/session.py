@@ -20,6 +20,7 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from ..config import (
@@ -131,8 +132,10 @@ class FileReport:
     syntax_error: SyntaxError | None = None  # the parser's, when the text does not parse
     parses: bool = True  # False for a text that does not parse (or cannot be decoded)
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
+        # Once per report: each diagnostic's range asks for them, and splitting the text per
+        # finding grew with findings x lines (a 50,000-line file took 140 s to publish, issue 34).
         return split_lines(self.text)
 
     def at(self, line: int, column: int) -> list[Finding]:
