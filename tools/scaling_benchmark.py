@@ -19,6 +19,10 @@ Each point is timed two ways:
 - **CLI**: ``msgraphlint check --no-cache --format json FILE`` as a child process, its user+system
   CPU seconds (start-up included, as issue 34 measured it), best of ``--repeat``.
 
+``--server N`` also opens a file of N copies in ``msgraphlint server`` (started as an editor starts
+it) and times didOpen to its diagnostics and an edit to the next (issue 34: at 1,500 copies, 50,000
+lines, none had come in 300 s).
+
 ``--svg`` writes the in-process figures as a plot (hand-written SVG: no plotting library is a
 dependency of the tool or its tests). The Markdown table goes to stdout.
 """
@@ -115,6 +119,38 @@ def measure(kind: str, sizes: tuple[int, ...], make, folder: Path, repeat: int,
     return rows
 
 
+def through_server(copies: int, folder: Path) -> str:
+    """didOpen -> diagnostics and edit -> diagnostics for a file of ``copies`` copies."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from editor_latency import Client
+
+    project = folder / "server"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'scaling'\n")
+    path = project / "model.py"
+    text = redefinitions_file(copies)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client()
+    client.request("initialize", {"processId": os.getpid(), "rootUri": project.as_uri(),
+                                  "capabilities": {}})
+    client.send("initialized", {})
+    started = time.perf_counter()
+    client.send("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "python", "version": 1, "text": text}})
+    client.wait(lambda: (uri, 1) in client.published, timeout=900)
+    opened = time.perf_counter()
+    edited = text.replace("return x * 2 + 1", "return x * 2 + 2", 1)  # the first copy's function
+    client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                           "contentChanges": [{"text": edited}]})
+    client.wait(lambda: (uri, 2) in client.published, timeout=900)
+    done = time.perf_counter()
+    client.close()
+    return (f"{copies} copies, {text.count(chr(10)) + 1} lines, through `msgraphlint server`: "
+            f"didOpen to diagnostics {opened - started:.1f} s, an edit to diagnostics "
+            f"{done - opened:.1f} s")
+
+
 def table(rows: list[dict]) -> str:
     lines = ["| file | N | lines | findings | in-process CPU (s) | ms per unit | CLI CPU (s) | CLI ms per unit |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -178,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redefinitions", type=int, nargs="+", default=list(REDEFINITIONS))
     parser.add_argument("--no-cli", action="store_true", help="time in-process only")
     parser.add_argument("--svg", type=Path, help="write the plot here")
+    parser.add_argument("--server", type=int, metavar="N",
+                        help="also time a file of N copies through the language server")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -188,12 +226,15 @@ def main(argv: list[str] | None = None) -> int:
         rows = measure("cells", tuple(args.cells), cells_file, folder, args.repeat, not args.no_cli)
         rows += measure("redefinitions", tuple(args.redefinitions), redefinitions_file, folder,
                         args.repeat, not args.no_cli)
+        served = through_server(args.server, folder) if args.server else None
     day = datetime.date.today().isoformat()
     command = "python tools/scaling_benchmark.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.svg:
         args.svg.write_text(svg(rows, f"in-process CPU, best of {args.repeat}; {command.strip()}; {day}"))
     print(f"`{command.strip()}` ({day}, {os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
     print(table(rows))
+    if served:
+        print(f"\n{served}")
     return 0
 
 
