@@ -284,7 +284,9 @@ EMACS_PROBE = r"""
 (package-activate-all)  ; what an interactive start does before init.el (batch mode skips it)
 (require 'cl-lib)
 (setq lsp-auto-guess-root t      ; lsp-mode asks for the project root once: this answers it
-      lsp-enable-file-watchers nil lsp-restart 'ignore)
+      lsp-enable-file-watchers nil lsp-restart 'ignore
+      ;; lsp-mode keeps the roots it was given in a file: the test's folder, not the user's
+      lsp-session-file (expand-file-name "lsp-session" (file-name-directory (getenv "PROBE_OUT"))))
 (load (getenv "EDITOR_CONFIG") nil t)
 (defun probe-complete (diagnostics)
   "Every PROBE_WANT text (separated by ;;) is in one of DIAGNOSTICS' texts."
