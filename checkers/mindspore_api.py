@@ -21,12 +21,13 @@ from functools import cache
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import load, module_keys, versions
 from msgraphlint.knowledge.catalogue import replacement_table
-from msgraphlint.knowledge.mindspore import LITERAL_TAKEN_BY, is_mindspore_name, uncompilable_function
+from msgraphlint.knowledge.api_binding import (
+    POSITIONAL, binding_problem, tensor_method_forms, tensor_method_table,
+)
+from msgraphlint.knowledge.mindspore import is_mindspore_name, uncompilable_function
 
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"
 UNCOMPILABLE_INSTEAD = "the function its deprecation notice names, or call it outside compiled code"
-POSITIONAL = ("positional_only", "positional_or_keyword")
-NAMED = ("positional_or_keyword", "keyword_only")
 
 
 @cache
@@ -188,34 +189,6 @@ def _tensor_method_takes(call: ast.Call, name: str, release: str) -> bool | None
     return any(binding_problem(call, form) is None for form in forms)
 
 
-@cache
-def tensor_method_table(version: str) -> dict[str, dict]:
-    return load(version)["mindspore.Tensor"]
-
-
-def tensor_method_forms(name: str, version: str) -> list[list]:
-    """The calling forms (parameter lists) a release gives a Tensor method; empty when not
-    known (a C++ method no probe could read, a property, no such method)."""
-    entry = tensor_method_table(version).get(name)
-    if entry is None or entry["kind"] != "function":
-        return []
-    if "overloads" in entry:
-        return _typed_once(entry["overloads"])
-    return [entry["params"]] if "params" in entry else []
-
-
-def _typed_once(forms: list[list]) -> list[list]:
-    """The forms without the untyped copies that the docstring or inspect gave of a form the
-    C++ parser also lists with its argument types (Tensor.sum has both)."""
-    typed = {_names(form) for form in forms if any(len(p) > 3 and p[3] for p in form)}
-    return [form for form in forms
-            if _names(form) not in typed or any(len(p) > 3 and p[3] for p in form)]
-
-
-def _names(form: list) -> tuple:
-    return tuple((p[0], p[1]) for p in form)
-
-
 def spell_form(params: list) -> str:
     """A calling form as Python would write it: ``dim=None, keepdim=False, *, dtype=None``."""
     words, keyword_only_marked = [], False
@@ -271,48 +244,3 @@ def guarded_by_hasattr(node: ast.AST, ctx: FunctionContext) -> bool:
 
 def version(ctx: FunctionContext) -> str:
     return api(ctx.engine.target_version)[1]
-
-
-def binding_problem(call: ast.Call, params: list) -> str | None:
-    """Why the call cannot bind to the parameters, as Python would say it; None if it binds or
-    the call spreads *args / **kwargs (anything may bind then)."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    positional = [p for p in params if p[1] in POSITIONAL]
-    takes_more = any(p[1] == "var_positional" for p in params)
-    takes_any_keyword = any(p[1] == "var_keyword" for p in params)
-    if len(call.args) > len(positional) and not takes_more:
-        return f"takes at most {len(positional)} positional argument{'s' * (len(positional) != 1)}, got {len(call.args)}"
-    bound = {p[0] for p in positional[: len(call.args)]}
-    by_name = {p[0]: p for p in params if p[1] in NAMED}
-    for keyword in call.keywords:
-        if keyword.arg in bound:
-            return f"gets '{keyword.arg}' twice"
-        if keyword.arg not in by_name and not takes_any_keyword:
-            return f"has no parameter '{keyword.arg}'"
-        bound.add(keyword.arg)
-    missing = [p[0] for p in params if p[1] in (*POSITIONAL, "keyword_only") and not p[2] and p[0] not in bound]
-    if missing:
-        return f"needs '{missing[0]}'"
-    arguments = [*zip(positional, call.args), *((by_name[k.arg], k.value) for k in call.keywords
-                                                if k.arg in by_name)]
-    for param, argument in arguments:
-        kind = literal_kind(argument)
-        types = param[3] if len(param) > 3 else []
-        if kind is not None and types and not LITERAL_TAKEN_BY[kind] & set(types):
-            return f"takes {' or '.join(types)} as '{param[0]}', not the {kind} {ast.unparse(argument)}"
-    return None
-
-
-def literal_kind(node: ast.expr) -> str | None:
-    """The kind of a literal argument that LITERAL_TAKEN_BY judges (a str, a float, a tuple or
-    list of ints), or None."""
-    if node.__class__ is ast.UnaryOp and node.op.__class__ is ast.USub:
-        node = node.operand
-    if node.__class__ is ast.Constant:
-        value = node.value
-        return "str" if value.__class__ is str else "float" if value.__class__ is float else None
-    if node.__class__ in (ast.Tuple, ast.List) and node.elts and all(
-            e.__class__ is ast.Constant and e.value.__class__ is int for e in node.elts):
-        return "tuple"
-    return None

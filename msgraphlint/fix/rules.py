@@ -11,7 +11,8 @@ import ast
 import re
 from collections.abc import Callable
 
-from ..knowledge.catalogue import rule as lookup_rule
+from ..knowledge.api_binding import tensor_method_binds
+from ..knowledge.catalogue import replacement_table, rule as lookup_rule
 from ..engine.findings import Edit, Finding, Fix
 from .edits import SourceText, argument, operand
 
@@ -91,6 +92,37 @@ def _import_edit(source: SourceText, statement: str) -> Edit:
     offset = source.starts[line] if line < len(source.starts) else len(source.text)
     prefix = "" if source.text[:offset].endswith(("\n", "\r")) else "\n"
     return source.edit(offset, offset, prefix + statement + "\n")
+
+
+# ----- mindspore-api ---------------------------------------------------------------------------
+
+
+@fixer("tensor-method-mismatch")
+def _tensor_method_keywords(finding: Finding, source: SourceText) -> Fix | None:
+    """``x.sum(dim=1, keepdims=True)``: keywords of two calling forms mixed, where the knowledge
+    layer names the one call that means the same (``x.sum(dim=1, keepdim=True)``). Only calls of
+    keywords alone, and only replacements that are one call: a choice (numpy's repeat or
+    PyTorch's) is left to a person."""
+    call = _method_call(finding, source)
+    if call is None or call.args or not call.keywords or any(k.arg is None for k in call.keywords):
+        return None
+    keywords = {k.arg: source.segment(k.value) for k in call.keywords}
+    template = replacement_table("tensor-method")["names"].get(
+        f"{call.func.attr}:{','.join(sorted(keywords))}")
+    if template is None:
+        return None
+    replacement = template.format(receiver=source.receiver(call.func), args="", **keywords)
+    try:
+        parsed = ast.parse(replacement, mode="eval").body
+    except SyntaxError:
+        return None  # words around the call: a choice, not one fix
+    if not (isinstance(parsed, ast.Call) and isinstance(parsed.func, ast.Attribute)
+            and ast.dump(parsed.func.value) == ast.dump(call.func.value)):
+        return None
+    if not tensor_method_binds(parsed, parsed.func.attr):
+        return None  # the table's call is not one the release checked against takes
+    edit = source.edit(source.start(call), source.end(call), replacement)
+    return _make(finding, f"call {call.func.attr} with the keywords of one of its forms", [edit])
 
 
 # ----- pytorch-habits -----------------------------------------------------------------------------
