@@ -17,22 +17,43 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
-import typer
-
 from .version import __version__
 
 if TYPE_CHECKING:
+    import typer
+
     from .config import Config
 
-# The rule catalogue, the configuration and the engine are imported by the commands that use
-# them: `msgraphlint server` answers initialize before any of them is loaded (server/start.py).
+# typer, the rule catalogue, the configuration and the engine are imported when a command needs
+# them (typer by build_app, on the first use of `app`): `msgraphlint server` answers initialize
+# before any of them is loaded (server/start.py). The commands' annotations name typer; typer
+# reads them once it is imported.
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Find Python that MindSpore's GRAPH_MODE compiler rejects or silently gets wrong.",
-)
+
+def build_app() -> "typer.Typer":
+    """The typer application of the commands below (``app``, made on its first use)."""
+    global typer
+    import typer
+
+    application = typer.Typer(
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        help="Find Python that MindSpore's GRAPH_MODE compiler rejects or silently gets wrong.",
+    )
+    application.callback()(main_options)
+    application.command()(check)
+    application.command("rules")(list_rules)
+    application.command()(explain)
+    application.command()(server)
+    return application
+
+
+def __getattr__(name: str):
+    if name == "app":  # `from msgraphlint.cli import app` (the tests, typer's own tools)
+        globals()["app"] = build_app()
+        return globals()["app"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LevelChoice(StrEnum):
@@ -77,7 +98,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def main_options(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
@@ -129,7 +149,6 @@ def resolve_config(
     return config
 
 
-@app.command()
 def check(
     paths: Annotated[
         Optional[list[Path]],
@@ -310,7 +329,6 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
-@app.command("rules")
 def list_rules(
     syntax_level: Annotated[
         LevelChoice,
@@ -358,7 +376,6 @@ def list_rules(
         typer.echo(f"{r.id}  {r.symbol:<{width}}  {severity:<7}  {r.family:<17}  {r.title}{notes}")
 
 
-@app.command()
 def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8720.")]) -> None:
     """Show a rule's documentation: what the compiler does at each level, and the fix."""
     from .docgen import rule_page
@@ -372,7 +389,6 @@ def explain(rule: Annotated[str, typer.Argument(help="Rule id or symbol, e.g. W8
     typer.echo(rule_page(found))
 
 
-@app.command()
 def server(
     stdio: Annotated[bool, typer.Option("--stdio", help="Speak over stdin and stdout (the only "
                                         "transport; accepted because clients pass it).")] = True,
@@ -400,22 +416,27 @@ def main() -> None:
     try:
         if sys.argv[1:2] == ["server"] and set(sys.argv[2:]) <= {"--stdio"}:
             if (problem := serve_language_server()) is not None:
-                typer.echo(f"msgraphlint: {problem}", err=True)
-                raise SystemExit(2)
+                _say(f"msgraphlint: {problem}")
+                leave(2)
         else:
-            app()
+            __getattr__("app")()
         code = 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
         if isinstance(done.code, str):
-            typer.echo(done.code, err=True)
+            _say(done.code)
     except KeyboardInterrupt:
-        typer.echo("msgraphlint: interrupted", err=True)
+        _say("msgraphlint: interrupted")
         code = 130
     except Exception as error:  # noqa: BLE001 - last resort: a message, never a traceback
-        typer.echo(f"msgraphlint: internal error: {type(error).__name__}: {error}", err=True)
+        _say(f"msgraphlint: internal error: {type(error).__name__}: {error}")
         code = 2
     leave(code)
+
+
+def _say(message: str) -> None:
+    """A line on stderr (typer.echo's, without importing typer for the server)."""
+    sys.stderr.write(message + "\n")
 
 
 def leave(code: int) -> None:

@@ -620,7 +620,7 @@ main()
 '''
 
 
-def test_initialize_is_answered_before_the_engine_and_pygls_are_imported(tmp_path):
+def test_initialize_is_answered_before_the_engine_pygls_and_typer_are_imported(tmp_path):
     record = tmp_path / "modules.json"
     sent = [{"id": 1, "method": "initialize",
              "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}},
@@ -632,7 +632,8 @@ def test_initialize_is_answered_before_the_engine_and_pygls_are_imported(tmp_pat
                           capture_output=True, timeout=120)
     loaded = json.loads(record.read_text())
     heavy = [name for name in loaded if name.split(".")[0] in ("pygls", "lsprotocol", "astroid",
-                                                               "pylint", "mindspore")
+                                                               "pylint", "mindspore", "typer",
+                                                               "click", "rich")
              or name.startswith(("msgraphlint.engine", "msgraphlint.knowledge",
                                  "msgraphlint.model", "msgraphlint.values",
                                  "msgraphlint.server.lsp", "msgraphlint.server.session"))]
