@@ -75,10 +75,10 @@ class MindsporeApiFamily(Family):
         qualified = ctx.qualify(node.func)
         if qualified is None or not is_mindspore_name(qualified):
             return
-        uncompilable = uncompilable_function(qualified)
-        if uncompilable is not None:
+        if uncompilable_function(qualified, ctx.engine.target_version) is not None:
+            history = across_releases(lambda v: _compiles_body(qualified, v), "compiles it")
             ctx.report("uncompilable-mindspore-function", node, ast.unparse(node.func), qualified,
-                       uncompilable[1], UNCOMPILABLE_INSTEAD)
+                       version(ctx), history, UNCOMPILABLE_INSTEAD)
         found = lookup(qualified, ctx.engine.target_version)
         forms = function_forms(found[2]) if found is not None and found[2] is not None else []
         if not forms:
@@ -164,6 +164,12 @@ def _plural(verb: str) -> str:
 def _has_name(qualified: str, release: str) -> bool | None:
     found = lookup(qualified, release)
     return None if found is None else found[2] is not None
+
+
+def _compiles_body(qualified: str, release: str) -> bool | None:
+    if not _has_name(qualified, release):
+        return None
+    return uncompilable_function(qualified, release) is None
 
 
 def _function_takes(call: ast.Call, qualified: str, release: str) -> bool | None:

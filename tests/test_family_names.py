@@ -300,15 +300,19 @@ def test_snapshots_carry_the_version_and_the_issue_examples():
 def test_the_uncompilable_functions_snapshot_lists_bodies_calling_mindspore_log():
     """Read from the installed MindSpore: matrix_determinant's body starts with a logger.warning;
     batch_dot's notice comes from @deprecated, which the graph parser unwraps."""
-    table = catalogue.snapshot("uncompilable_functions")
-    assert table["mindspore_version"]
-    functions = table["functions"]
+    from msgraphlint.knowledge.api_snapshot import UNCOMPILABLE_KEY, load, versions
+
+    functions = load("2.10")[UNCOMPILABLE_KEY]
     assert functions["mindspore.ops.matrix_determinant"] == "mindspore.ops.function.math_func.matrix_determinant"
     assert {"mindspore.ops.soft_shrink", "mindspore.ops.log_matrix_determinant",
             "mindspore.dtype_to_nptype", "mindspore.pytype_to_dtype"} <= set(functions)
     assert not {"mindspore.ops.batch_dot", "mindspore.ops.padding", "mindspore.ops.det",
                 "mindspore.set_context"} & set(functions)  # set_context: jit_forbidden's
     assert all(not name.rsplit(".", 1)[-1][:1].isupper() for name in functions)  # functions only
+    # read per release: 2.7's serialization helpers warned, later ones do not
+    assert all(load(release)[UNCOMPILABLE_KEY] for release in versions())
+    assert "mindspore.check_checkpoint" in load("2.7")[UNCOMPILABLE_KEY]
+    assert "mindspore.check_checkpoint" not in functions
 
 
 def test_snapshot_toml_round_trips():

@@ -40,6 +40,7 @@ MindSpore's release when a snapshot of it exists, else the newest snapshot.
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import importlib
 import inspect
@@ -57,6 +58,10 @@ FILE_PREFIX, FILE_SUFFIX = "mindspore-", ".json"
 VERSION_KEY = "mindspore_version"
 UNRESOLVED_KEY = "unresolved_all"
 TENSOR_KEY = "mindspore.Tensor"
+# public spelling -> defining function, for the functions whose own body graph mode cannot compile
+# (snapshots.uncompilable_functions, read from the release's source and jit-forbidden registry)
+UNCOMPILABLE_KEY = "uncompilable_functions"
+NOT_MODULES = (VERSION_KEY, UNRESOLVED_KEY, UNCOMPILABLE_KEY)
 # Imported in this order; the last two only when the installed MindSpore has them.
 MODULES = (
     "mindspore",
@@ -169,13 +174,13 @@ def kind_of(qualified: str, version: str | None = None) -> str | None:
     """What a release's snapshot says ``mindspore.ops.Pad`` is (``class``, ``function``,
     ``module`` or ``other``, an instance); None where the snapshot does not cover the name."""
     module, _, member = qualified.rpartition(".")
-    entry = load(version).get(module, {}).get(member) if module not in (VERSION_KEY, UNRESOLVED_KEY) else None
+    entry = load(version).get(module, {}).get(member) if module not in NOT_MODULES else None
     return entry["kind"] if entry else None
 
 
 def module_keys(snapshot: dict) -> list[str]:
     """The module (and ``mindspore.Tensor``) tables of a snapshot: every key but the metadata."""
-    return [key for key in snapshot if key not in (VERSION_KEY, UNRESOLVED_KEY)]
+    return [key for key in snapshot if key not in NOT_MODULES]
 
 
 # --- taking a snapshot from an installed MindSpore ----------------------------------------------
@@ -324,7 +329,77 @@ def take() -> dict:
         if unresolved:
             snapshot[UNRESOLVED_KEY][name] = unresolved
     snapshot[TENSOR_KEY] = _tensor_table(mindspore.Tensor)
+    snapshot[UNCOMPILABLE_KEY] = uncompilable_functions()["functions"]
     return snapshot
+
+
+def uncompilable_functions() -> dict:
+    """Public spelling -> defining function of the public functions of MODULES whose own body
+    graph mode cannot compile, with the release. Graph mode compiles the Python body of a MindSpore function called in compiled code, and
+    rejects it at every level where that body calls ``mindspore.log`` ("the method or function
+    'mindspore.log.warning' is not supported"): deprecation notices such as
+    ``ops.matrix_determinant``'s. Only calls that run whatever the arguments are listed: an
+    expression statement directly in the body, not under ``if``/``try``/a loop."""
+    import importlib
+
+    try:
+        from mindspore.graph._utils import check_jit_forbidden_api as registry
+    except ImportError:  # before 2.9
+        from mindspore import _check_jit_forbidden_api as registry
+
+    import mindspore as ms  # noqa: F401 - only here
+    forbidden = set(registry.get_jit_forbidden_module())
+    functions = {}
+    for module_name in MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            if module_name in OPTIONAL_MODULES:
+                continue
+            raise
+        for name, value in vars(module).items():
+            if name.startswith("_") or not callable(value) or inspect.isclass(value):
+                continue
+            function = inspect.unwrap(value)
+            if not inspect.isfunction(function) or function.__module__ in forbidden:
+                continue
+            if _calls_forbidden_module(function, forbidden):
+                functions[f"{module_name}.{name}"] = f"{function.__module__}.{function.__qualname__}"
+    return {"mindspore_version": ms.__version__, "functions": dict(sorted(functions.items()))}
+
+
+def _calls_forbidden_module(function, forbidden: set[str]) -> bool:
+    """Whether a statement directly in the function's body calls a function of a forbidden
+    module, the callee resolved through the function's globals (``logger.warning`` where
+    ``logger`` is ``mindspore.log``; ``warning`` imported from it)."""
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    definition = tree.body[0] if tree.body else None
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for statement in definition.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            callee = _resolve(statement.value.func, function.__globals__)
+            module = getattr(callee, "__module__", None)
+            if inspect.ismodule(callee):
+                module = callee.__name__
+            if module in forbidden:
+                return True
+    return False
+
+
+def _resolve(node: ast.expr, namespace: dict):
+    """The object a name or attribute chain names in a module's globals; None if it names none."""
+    if isinstance(node, ast.Name):
+        return namespace.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(node.value, namespace)
+        return None if owner is None else getattr(owner, node.attr, None)
+    return None
 
 
 def to_json(snapshot: dict) -> str:
@@ -357,8 +432,9 @@ def differences(stored: dict, current: dict, *, limit: int = 5) -> list[str]:
     lines = []
     if stored.get(VERSION_KEY) != current.get(VERSION_KEY):
         lines.append(f"{VERSION_KEY}: {stored.get(VERSION_KEY)} -> {current.get(VERSION_KEY)}")
-    if stored.get(UNRESOLVED_KEY) != current.get(UNRESOLVED_KEY):
-        lines.append(f"{UNRESOLVED_KEY}: differs")
+    for key in (UNRESOLVED_KEY, UNCOMPILABLE_KEY):
+        if stored.get(key) != current.get(key):
+            lines.append(f"{key}: differs")
 
     def sample(names) -> str:
         names = sorted(names)

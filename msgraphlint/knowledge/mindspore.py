@@ -213,16 +213,14 @@ FUNCTION_WRAPPERS = frozenset(
 HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 
 
-def uncompilable_function(qualified: str) -> tuple[str, str] | None:
-    """(defining function, MindSpore version) for a public MindSpore function graph mode cannot
-    compile because its own body calls ``mindspore.log`` (``mindspore.ops.matrix_determinant``'s
-    deprecation notice); None for any other name. Read from the snapshot
-    ``data/uncompilable_functions.toml`` (``python -m msgraphlint.knowledge.snapshots``)."""
-    from .catalogue import snapshot
+def uncompilable_function(qualified: str, version: str | None = None) -> str | None:
+    """The defining function of a public MindSpore function that graph mode cannot compile in
+    the release (its own body calls ``mindspore.log``: ``mindspore.ops.matrix_determinant``'s
+    deprecation notice); None for any other name. Read per release from the API snapshot
+    (``api_snapshot.take`` with ``snapshots.uncompilable_functions``)."""
+    from .api_snapshot import UNCOMPILABLE_KEY, load
 
-    table = snapshot("uncompilable_functions")
-    defined = table["functions"].get(qualified)
-    return None if defined is None else (defined, table["mindspore_version"])
+    return load(version).get(UNCOMPILABLE_KEY, {}).get(qualified)
 
 # ----- Cells and primitives ----------------------------------------------------------------------
 

@@ -16,11 +16,9 @@ The static path never imports MindSpore (editors, pre-commit, an isolated venv),
   ``dir()`` of both classes and of an instance of each, the keys of the compiler's
   ``deprecated_tensor_method_map``, and the few names only its C++ method map knows
   (``GRAPH_ONLY_TENSOR_ATTRIBUTES``). A superset, so "has no attribute" is never a false alarm.
-- ``uncompilable_functions``: the public functions of the modules the API snapshot reads
-  (``api_snapshot.MODULES``) whose own body (after ``inspect.unwrap``, as the graph parser
-  unwraps ``@deprecated``) calls a function of a jit-forbidden module (``mindspore.log``: a
-  deprecation notice's ``logger.warning(...)``) as a statement directly in the body, so graph
-  mode, which compiles the body, rejects every call to them.
+
+Which public functions graph mode cannot compile for their own body is read per release into the
+API snapshot instead (``api_snapshot.uncompilable_functions``), since it changes between releases.
 
 ``python -m msgraphlint.knowledge.snapshots`` rewrites the files; ``--check`` exits 1 when they differ from
 the installed MindSpore (tests/test_family_names.py runs the same comparison).
@@ -36,8 +34,7 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes", "tensor_attributes", "third_party_modules",
-         "uncompilable_functions")
+NAMES = ("graph_builtins", "jit_forbidden", "cell_attributes", "tensor_attributes", "third_party_modules")
 # The parser resolves these builtin types itself (RESOLVE_TYPE_TUPLE / RESOLVE_TYPE_LIST).
 PARSER_TYPES = ("list", "tuple")
 # The graph compiler resolves these on a tensor from its C++ method map, which Python cannot
@@ -60,14 +57,6 @@ SOURCES = {
         "mindspore.graph._parse.deprecated.deprecated_tensor_method.deprecated_tensor_method_map;",
         "and the names only the compiler's C++ method map resolves",
         "(msgraphlint.knowledge.snapshots.GRAPH_ONLY_TENSOR_ATTRIBUTES). A superset of what a graph accepts.",
-    ),
-    "uncompilable_functions": (
-        "[functions]: public spelling = defining function, for every public function of",
-        "msgraphlint.knowledge.api_snapshot.MODULES whose own body (inspect.unwrap, inspect.getsource)",
-        "has a statement, directly in the body, calling a function of a jit-forbidden module",
-        "(modules: the registry of mindspore.graph._utils.check_jit_forbidden_api), e.g. logger.warning",
-        "of `from mindspore import log as logger`. Functions defined in those modules are left out",
-        "(jit_forbidden covers them).",
     ),
 }
 
@@ -168,78 +157,10 @@ def third_party_modules() -> dict:
     }
 
 
-def uncompilable_functions() -> dict:
-    """Graph mode compiles the Python body of a MindSpore function called in compiled code, and
-    rejects it at every level where that body calls ``mindspore.log`` ("the method or function
-    'mindspore.log.warning' is not supported"): deprecation notices such as
-    ``ops.matrix_determinant``'s. Only calls that run whatever the arguments are listed: an
-    expression statement directly in the body, not under ``if``/``try``/a loop."""
-    import importlib
-
-    from mindspore.graph._utils import check_jit_forbidden_api as registry
-
-    from msgraphlint.knowledge.api_snapshot import MODULES, OPTIONAL_MODULES
-
-    ms = _mindspore()
-    forbidden = set(registry.get_jit_forbidden_module())
-    functions = {}
-    for module_name in MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            if module_name in OPTIONAL_MODULES:
-                continue
-            raise
-        for name, value in vars(module).items():
-            if name.startswith("_") or not callable(value) or inspect.isclass(value):
-                continue
-            function = inspect.unwrap(value)
-            if not inspect.isfunction(function) or function.__module__ in forbidden:
-                continue
-            if _calls_forbidden_module(function, forbidden):
-                functions[f"{module_name}.{name}"] = f"{function.__module__}.{function.__qualname__}"
-    return {"mindspore_version": ms.__version__, "functions": dict(sorted(functions.items()))}
-
-
-def _calls_forbidden_module(function, forbidden: set[str]) -> bool:
-    """Whether a statement directly in the function's body calls a function of a forbidden
-    module, the callee resolved through the function's globals (``logger.warning`` where
-    ``logger`` is ``mindspore.log``; ``warning`` imported from it)."""
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    except (OSError, TypeError, SyntaxError):
-        return False
-    definition = tree.body[0] if tree.body else None
-    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    for statement in definition.body:
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            callee = _resolve(statement.value.func, function.__globals__)
-            module = getattr(callee, "__module__", None)
-            if inspect.ismodule(callee):
-                module = callee.__name__
-            if module in forbidden:
-                return True
-    return False
-
-
-def _resolve(node: ast.expr, namespace: dict):
-    """The object a name or attribute chain names in a module's globals; None if it names none."""
-    if isinstance(node, ast.Name):
-        return namespace.get(node.id)
-    if isinstance(node, ast.Attribute):
-        owner = _resolve(node.value, namespace)
-        return None if owner is None else getattr(owner, node.attr, None)
-    return None
-
-
 def current(name: str) -> dict:
     return {"graph_builtins": graph_builtins, "jit_forbidden": jit_forbidden,
             "cell_attributes": cell_attributes, "tensor_attributes": tensor_attributes,
-            "third_party_modules": third_party_modules,
-            "uncompilable_functions": uncompilable_functions}[name]()
+            "third_party_modules": third_party_modules}[name]()
 
 
 def to_toml(name: str, table: dict) -> str:
