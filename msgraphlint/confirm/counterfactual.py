@@ -168,6 +168,7 @@ def _lost_gradients(engine, findings: list[Finding], planner: Planner, config,
     is compiled in the same mode: a gradient that is zero (or different) here and not there was
     lost by this code; the same gradient both ways shows that this code loses none."""
     judged = []
+    shared: dict[tuple, Fix] = {}  # the findings of one round trip share its rewrite: one compile
     for finding in findings:
         target = planner.for_finding(finding)
         result = target.result if target is not None else None
@@ -176,6 +177,8 @@ def _lost_gradients(engine, findings: list[Finding], planner: Planner, config,
             judged.append(finding)
             continue
         rewrite = _graph_spelling(finding, engine.project)
+        if rewrite is not None:
+            rewrite = shared.setdefault(rewrite.edits, rewrite)
         rewritten = runs.result(target, [rewrite]) if rewrite is not None else None
         before = result["gradient"]
         after = (rewritten or {}).get("gradient") if (rewritten or {}).get("status") == "compiled" \
