@@ -242,6 +242,29 @@ def test_external_bases_and_outside_assignments_give_up(tmp_path):
     assert got == set()
 
 
+def test_attributes_set_by_a_cells_flag_methods_are_set(tmp_path):
+    """add_flags / add_flags_recursive set one attribute per keyword (megafold's train_backward on
+    every sub-Cell); another method's keywords set nothing."""
+    got = findings(tmp_path, """
+        class Step(nn.Cell):
+            def construct(self, x):
+                if self.train_backward:
+                    return x * 2
+                return x * self.scale
+
+        class Wrapper(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.step = Step()
+                self.step.add_flags_recursive(train_backward=True)
+                self.step.set_train(mode=True, scale=2)
+
+            def construct(self, x):
+                return self.step(x)
+        """)
+    assert got == {("missing-attribute", "return x * self.scale")}
+
+
 def test_guarded_attribute_read_is_not_reported(tmp_path):
     got = findings(tmp_path, """
         class Net(nn.Cell):

@@ -224,6 +224,10 @@ def uncompilable_function(qualified: str, version: str | None = None) -> str | N
 
 # ----- Cells and primitives ----------------------------------------------------------------------
 
+# Cell methods that set an attribute for each keyword they are given, on the Cell (add_flags) or
+# on it and every sub-Cell (add_flags_recursive): `net.add_flags_recursive(train_backward=True)`.
+ATTRIBUTE_SETTING_METHODS = ("add_flags", "add_flags_recursive")
+
 # Where MindSpore's own Cells live (nn.Dense, mint.nn.Linear).
 CELL_NAMESPACES = ("mindspore.nn.", "mindspore.mint.nn.")
 # Where MindSpore's primitives live (ops.ReLU, ops.operations.MatMul).

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from functools import lru_cache, cached_property
 from pathlib import Path
 
-from ..knowledge.mindspore import PARAMETER_CLASSES, TENSOR_CONSTRUCTORS
+from ..knowledge.mindspore import ATTRIBUTE_SETTING_METHODS, PARAMETER_CLASSES, TENSOR_CONSTRUCTORS
 from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, os_error_reason, read_source, split_lines
 
@@ -961,10 +961,20 @@ def scan_project(root: Path) -> ProjectText:
     return ProjectText(frozenset(sets), subclass_files, frozenset(reads))
 
 
+_SETTING_CALL = re.compile(
+    rb"\.(?:" + b"|".join(m.encode() for m in ATTRIBUTE_SETTING_METHODS) + rb")\s*\(([^)]*)\)")
+_KEYWORD = re.compile(rb"(?:^|[(,])\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+
 def external_sets(raw: bytes) -> set[str]:
     """Names in `receiver.name = ...` where the receiver is not `self` (a regex anchored on the
-    dot, then a look back at the receiver: much cheaper than matching the receiver first)."""
+    dot, then a look back at the receiver: much cheaper than matching the receiver first), and
+    the keywords of a Cell method that sets attributes (`net.add_flags_recursive(flag=True)`,
+    which sets it on every sub-Cell too)."""
     found: set[str] = set()
+    if b"add_flags" in raw:
+        for call in _SETTING_CALL.finditer(raw):
+            found.update(name.decode() for name in _KEYWORD.findall(call.group(1)))
     for match in _DOT_ASSIGN.finditer(raw):
         before = raw[max(0, match.start() - 6) : match.start()].rstrip()
         if before.endswith(b"self") and not before[-5:-4].isalnum() and before[-5:-4] != b"_":
