@@ -25,3 +25,17 @@ class Net(Base):
         if self.training:
             return y
         return y * 2
+
+
+class Stage(nn.Cell):
+    """A flag set by add_flags (reduced from megafold, whose trainer also turns it on for every
+    sub-Cell with add_flags_recursive(train_backward=True))."""
+
+    def __init__(self):
+        super().__init__()
+        self.add_flags(train_backward=False)
+
+    def construct(self, x):
+        if self.train_backward:
+            return x * 2
+        return x
