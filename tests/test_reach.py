@@ -1010,3 +1010,38 @@ def test_a_held_object_of_unknown_origin_reaches_the_one_cell_of_the_module_defi
         paths = {via for _, via in flagged(folder, "model.py")}
         via = f"reached from Loss.construct via self.critic.{method}"
         assert (via in paths) is reached, (name, paths)
+
+
+def test_a_helper_called_only_in_branches_the_passed_literals_decide_against_is_not_evaluated(tmp_path):
+    """Every compiled call leaves stack=False: the helper under `if stack:` is parsed, never
+    evaluated, and so is the branch of another helper that gets use_numpy passed on from a
+    caller that always leaves it False. A call that passes True is evaluated."""
+    template = """
+        import math
+        from mindspore import nn
+
+        def inner(x, use_numpy=False):
+            if use_numpy:
+                return {host_call}
+            return x
+
+        def outer(x, stack=False, use_numpy=False):
+            if stack:
+                x = inner(x, use_numpy)
+            if x is not None:
+                x = inner(x, use_numpy)
+            return x
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return outer({arguments})
+        """
+    for arguments, flagged in (("x", False), ("x, True", False), ("x, True, True", True),
+                               ("x, use_numpy=True", True)):
+        folder = tmp_path / str(abs(hash(arguments)))
+        write(folder, {"model.py": template.format(host_call=HOST_CALL, arguments=arguments)})
+        assert bool(flagged_lines := flagged_in(folder)) is flagged, (arguments, flagged_lines)
+
+
+def flagged_in(folder: Path) -> list:
+    return flagged(folder, "model.py")

@@ -410,6 +410,8 @@ class Engine:
             handlers, parse_time = self._handlers, self._parse_time_handlers
             dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
             unevaluated = self.model.unevaluated_nodes(compiled)  # parsed, never evaluated
+            if compiled.parsed_only:  # every call of it is in such a branch
+                unevaluated = frozenset(id(node) for node in module.body_nodes(compiled.node))
             if taken := taken_error_messages(self.model, compiled):
                 dead, unevaluated = dead - taken, unevaluated - taken
             for node in module.body_nodes(compiled.node):

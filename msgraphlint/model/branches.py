@@ -35,9 +35,12 @@ def _literal(expr: ast.expr | None) -> object:
     return _NOT_A_LITERAL
 
 
-def passed_constants(callee: FunctionNode, edges: list[CallEdge]) -> dict[str, frozenset]:
+def passed_constants(callee: FunctionNode, edges: list[CallEdge],
+                     forwarded=None) -> dict[str, frozenset]:
     """param -> the literals the calls pass it, for the parameters that every call gives a
-    literal or leaves at a literal default (none when any call unpacks *args or **kwargs)."""
+    literal or leaves at a literal default (none when any call unpacks *args or **kwargs).
+    ``forwarded(edge, argument)``: the literals an argument that is not one holds in its caller
+    (a parameter of the caller that its own calls pass literals), or None."""
     if not edges:
         return {}
     args = callee.args
@@ -56,10 +59,13 @@ def passed_constants(callee: FunctionNode, edges: list[CallEdge]) -> dict[str, f
             given = bound.get(param)
             value = _literal(given[0] if given and len(given) == 1 else (
                 None if given else defaults.get(param)))
-            if value is _NOT_A_LITERAL:
-                unknown.add(param)
-            else:
+            if value is not _NOT_A_LITERAL:
                 passed.setdefault(param, set()).add(value)
+            elif (forwarded is not None and given and len(given) == 1
+                    and (values := forwarded(edge, given[0])) is not None):
+                passed.setdefault(param, set()).update(values)
+            else:
+                unknown.add(param)
     return {param: frozenset(values) for param, values in passed.items() if param not in unknown}
 
 
@@ -182,14 +188,23 @@ class Branches:
         shadowed = {name for node in module.nodes(compiled.node) if node is not compiled.node
                     and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
                     for name in bound_names(node.args)}
-        known = {name: values for name, values in constants.items()
-                 if name not in syntax.bound and name not in shadowed}
+        known = {name: values for name, values in constants.items() if name not in shadowed}
+        # A parameter rebound later still holds what was passed in a test above the first
+        # rebinding, outside any loop (`if rotation is not None: rotation = f(rotation)`).
+        first_store: dict[str, int] = {}
+        for node in module.nodes(compiled.node):
+            if node.__class__ is ast.Name and node.ctx.__class__ is not ast.Load and node.id in known:
+                first_store[node.id] = min(first_store.get(node.id, node.lineno), node.lineno)
         found = set(dead)
         ifs = _ifs(module, compiled.node)
+        in_loops = _nodes_in_loops(module, compiled.node)
         for node in ifs:
             if id(node) in found:
                 continue
-            truth = constant_truth(node.test, known)
+            here = {name: values for name, values in known.items()
+                    if name not in syntax.bound
+                    or (id(node) not in in_loops and first_store.get(name, 0) > node.test.end_lineno)}
+            truth = constant_truth(node.test, here)
             if truth is not None:
                 for statement in (node.orelse if truth else node.body):
                     found.update(id(n) for n in module.nodes(statement))
@@ -291,3 +306,13 @@ def _ifs(module, function: FunctionNode) -> list[ast.If]:
     """The function's ``if`` statements, nested functions' included (once per function)."""
     return module.derived("ifs", function,
                           lambda node: [n for n in module.nodes(node) if isinstance(n, ast.If)])
+
+
+def _nodes_in_loops(module, function) -> frozenset[int]:
+    """ids of the nodes inside a loop of the function (a test there runs again after the
+    loop's body rebinds a name)."""
+    inside: set[int] = set()
+    for node in module.nodes(function):
+        if node.__class__ in (ast.For, ast.AsyncFor, ast.While):
+            inside.update(id(n) for n in module.nodes(node))
+    return frozenset(inside)

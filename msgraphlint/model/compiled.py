@@ -57,6 +57,9 @@ class CompiledFunction:
     # A @constexpr / @_primexpr helper a compiled call runs in Python while compiling: not in the
     # graph (no graph rule judges it), but whatever Python raises there fails the compile.
     host_evaluated: bool = False
+    # Reached only through calls in branches type inference never evaluates (unevaluated_nodes):
+    # parsed, so parse-time checks apply, but never evaluated.
+    parsed_only: bool = False
 
     @property
     def is_root(self) -> bool:
@@ -101,6 +104,7 @@ def replace_variables(compiled: CompiledFunction, variables: set[str] | None) ->
     return CompiledFunction(
         compiled.module, compiled.node, compiled.owner, compiled.target, compiled.via,
         None if variables is None else set(variables), dict(compiled.passed_constants),
+        parsed_only=compiled.parsed_only,
     )
 
 

@@ -250,15 +250,62 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         self._propagate_variables(reached, edges)
         for caller, edge in edges:
             reached[id(edge.node)].callers.append((caller, edge))
+        self._settle_constants(reached)
+        if any(compiled.passed_constants for compiled in reached.values()):
+            self._mark_parsed_only(root, reached)
+        return list(reached.values())
+
+    def _settle_constants(self, reached: dict[int, CompiledFunction]) -> None:
+        """The literals every compiled call of a helper passes a parameter its ifs test, also
+        through a caller that passes on its own parameter (``rots_from_tensor(r, use_numpy)``
+        in a helper every call of which leaves use_numpy=False). Callers first: reached is in
+        the walk's order."""
+        passed_on: dict[int, dict[str, frozenset]] = {}  # id(node) -> every literal parameter
+        callers_of = {id(edge): caller for compiled in reached.values()
+                      for caller, edge in compiled.callers}
+
+        def forwarded(edge, argument):
+            caller = callers_of.get(id(edge))
+            if caller is None or argument.__class__ is not ast.Name:
+                return None
+            if argument.id in self.values(caller).syntax.bound:
+                return None  # rebound in the caller
+            return passed_on.get(id(caller.node), {}).get(argument.id)
+
         for compiled in reached.values():
             if compiled.is_root:
                 continue
-            constants = passed_constants(compiled.node, [edge for _, edge in compiled.callers])
+            constants = passed_constants(compiled.node, [edge for _, edge in compiled.callers],
+                                         forwarded)
+            if not self._only_called(compiled):
+                continue
+            passed_on[id(compiled.node)] = constants
             tested = _names_in_if_tests(compiled.module, compiled.node)
             constants = {param: values for param, values in constants.items() if param in tested}
-            if constants and self._only_called(compiled):  # only then can they decide a branch
-                compiled.passed_constants = constants
-        return list(reached.values())
+            if constants:  # only called: only then can they decide a branch
+                if constants != compiled.passed_constants:
+                    compiled.passed_constants = constants
+                    self._forget_variables(compiled)
+
+    def _mark_parsed_only(self, root: CompiledFunction, reached: dict[int, CompiledFunction]) -> None:
+        """Functions called only from branches that the literals every compiled call passes
+        decide against (``if stack:`` where every call leaves stack=False): MindSpore's parser
+        resolves them, so what it rejects there is still rejected, but type inference never
+        evaluates them, so nothing that happens only when evaluated is (``parsed_only``)."""
+        evaluated = {id(root.node)}
+        queue = deque([root])
+        while queue:
+            caller = queue.popleft()
+            skipped = self.unevaluated_nodes(caller)
+            for compiled in reached.values():
+                if id(compiled.node) in evaluated:
+                    continue
+                if any(calling is caller and id(edge.call) not in skipped
+                       for calling, edge in compiled.callers):
+                    evaluated.add(id(compiled.node))
+                    queue.append(compiled)
+        for key, compiled in reached.items():
+            compiled.parsed_only = key not in evaluated
 
     def returns_to_python(self, node: ast.Return, function: CompiledFunction, depth: int = 0) -> bool:
         """Whether a return statement's value goes back to Python: one of construct or of a jit
@@ -532,12 +579,14 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         else:
             variables = kept.variable_params | compiled.variable_params
         constants = merge_constants(kept.passed_constants, compiled.passed_constants)
+        parsed_only = kept.parsed_only and compiled.parsed_only  # evaluated on some path
         if path_order(compiled) < path_order(kept):
             self._values.pop(id(kept), None)
             kept = self._compiled[key] = replace_variables(compiled, variables)
         elif variables != kept.variable_params:
             kept.variable_params = variables
         kept.passed_constants = constants if not kept.is_root else {}
+        kept.parsed_only = parsed_only
         self._forget_variables(kept)
 
     def cells(self, module: ModuleInfo) -> list[ClassInfo]:

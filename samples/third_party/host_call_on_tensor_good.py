@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 from mindspore import nn, ops
 
 
@@ -44,3 +46,22 @@ class ScaleFromSubCellShape(nn.Cell):
     def construct(self, x):
         y, (rows, cols) = self.embed(x)
         return y * math.sqrt(rows * cols)
+
+
+def rows_of(points, use_numpy=False):
+    if use_numpy:
+        return np.reshape(points, (-1,))
+    return ops.reshape(points, (-1,))
+
+
+def invert(points, stack=False, use_numpy=False):
+    """Reduced from mindsponge's geometry helpers: every compiled call leaves stack=False, so the
+    numpy path is parsed but never evaluated, here and in the helper it passes use_numpy to."""
+    if stack:
+        points = rows_of(points, use_numpy)
+    return points * 2
+
+
+class InvertPoints(nn.Cell):
+    def construct(self, x):
+        return invert(x)
