@@ -17,12 +17,13 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.knowledge.api_snapshot import kind_of
+from msgraphlint.knowledge.api_snapshot import kind_of, release
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
 from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
-    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, is_layer_or_primitive, is_tensor_function,
+    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, constexpr_gets_tensors, is_layer_or_primitive,
+    is_tensor_function,
     is_tensor_method,
 )
 from msgraphlint.model.compiled import NESTED_SCOPES, bind_arguments, parameter_defaults
@@ -475,7 +476,8 @@ def _truth(test: ast.expr, passed: dict[str, ast.expr], defaults: dict[str, ast.
         if isinstance(argument, ast.Constant):
             is_none = argument.value is None
         elif kinds_of(ctx.model, caller).is_tensor(argument):
-            is_none = False
+            # a variable tensor; releases before 2.9 hand it to the helper as None
+            is_none = not constexpr_gets_tensors(release(ctx.engine.target_version))
         else:
             return None
     elif isinstance(default := defaults.get(name), ast.Constant):

@@ -56,7 +56,8 @@ def rule_page(rule: Rule) -> str:
     parts = [
         f"# {rule.symbol} ({rule.id})",
         "",
-        f"Family: `{rule.family}`. Seen with: {rule.seen_with}.",
+        f"Family: `{rule.family}`. Seen with: {rule.seen_with}."
+        + (f" Other releases: {rule.other_releases}" if rule.other_releases else ""),
         "",
         "## What it does",
         "",

@@ -538,3 +538,18 @@ def test_a_constexpr_helper_nothing_compiled_calls_is_not_checked(tmp_path):
     source = CONSTEXPR_HELPER.format(body="isinstance(data, [int])", argument="x").replace(
         "        check(x)\n", "")
     assert not [f for f in check_source(tmp_path, source) if f.rule.symbol == "isinstance-non-type"]
+
+
+def test_releases_before_2_9_hand_a_constexpr_helper_a_tensor_as_none(tmp_path):
+    """2.7 and 2.8 pass a variable tensor to a @constexpr helper as None (probed: the sample
+    compiles there), so `data is not None` keeps the isinstance from running."""
+    from msgraphlint.pipeline import new_engine
+
+    body = "if data is not None and not isinstance(P.typeof(data), mstype.tensor_type): raise TypeError"
+    path = tmp_path / "model.py"
+    path.write_text(CONSTEXPR_HELPER.format(body=body, argument="x"), "utf-8")
+    for release, flagged in (("2.7", False), ("2.8", False), ("2.9", True), ("2.10", True)):
+        engine = new_engine()
+        engine.target_version = release
+        found = [f for f in engine.check_file(path) if f.rule.symbol == "isinstance-non-type"]
+        assert bool(found) is flagged, release

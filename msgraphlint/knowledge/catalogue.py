@@ -89,6 +89,9 @@ class Rule:
     doc: str
     evidence: str  # how the compiler test proves a MISBEHAVES verdict: output, gradient, effect
     seen_with: str
+    # Where a probe of the samples on another MindSpore release saw the compiler do otherwise
+    # (tools/probe_release.py): what and where; empty when the releases probed agree.
+    other_releases: str = ""
     device_verdicts: dict[str, dict[Level, Verdict]] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
     # What the code does where the verdict is MISBEHAVES, and (optional) where it is ACCEPTED while

@@ -211,6 +211,15 @@ FUNCTION_WRAPPERS = frozenset(
 )
 # Decorators of functions MindSpore runs on the host while compiling (on constants) or refuses.
 HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
+# From this release a @constexpr helper gets a variable tensor argument as the tensor; before,
+# as None (probed with the isinstance-non-type sample: 2.7 and 2.8 compile it, 2.9 and 2.10 run
+# its `data is not None` branch and fail).
+CONSTEXPR_GETS_TENSORS_FROM = "2.9"
+
+
+def constexpr_gets_tensors(release: str) -> bool:
+    """Whether a @constexpr helper sees a variable tensor argument as a tensor, not None."""
+    return tuple(map(int, release.split(".")[:2])) >= tuple(map(int, CONSTEXPR_GETS_TENSORS_FROM.split(".")))
 
 
 def uncompilable_function(qualified: str, version: str | None = None) -> str | None:
