@@ -277,7 +277,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
                 continue
             constants = passed_constants(compiled.node, [edge for _, edge in compiled.callers],
                                          forwarded)
-            if not self._only_called(compiled):
+            if not constants or not self._only_called(compiled):  # only then are they all
                 continue
             passed_on[id(compiled.node)] = constants
             tested = _names_in_if_tests(compiled.module, compiled.node)
@@ -292,16 +292,17 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         decide against (``if stack:`` where every call leaves stack=False): MindSpore's parser
         resolves them, so what it rejects there is still rejected, but type inference never
         evaluates them, so nothing that happens only when evaluated is (``parsed_only``)."""
+        calls: dict[int, list[tuple[CompiledFunction, ast.Call]]] = {}  # id(caller) -> callees
+        for compiled in reached.values():
+            for caller, edge in compiled.callers:
+                calls.setdefault(id(caller), []).append((compiled, edge.call))
         evaluated = {id(root.node)}
         queue = deque([root])
         while queue:
             caller = queue.popleft()
             skipped = self.unevaluated_nodes(caller)
-            for compiled in reached.values():
-                if id(compiled.node) in evaluated:
-                    continue
-                if any(calling is caller and id(edge.call) not in skipped
-                       for calling, edge in compiled.callers):
+            for compiled, call in calls.get(id(caller), ()):
+                if id(compiled.node) not in evaluated and id(call) not in skipped:
                     evaluated.add(id(compiled.node))
                     queue.append(compiled)
         for key, compiled in reached.items():
