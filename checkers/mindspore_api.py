@@ -22,10 +22,12 @@ from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import load, module_keys, versions
 from msgraphlint.knowledge.catalogue import replacement_table
 from msgraphlint.knowledge.api_binding import (
-    POSITIONAL, binding_problem, tensor_method_forms, tensor_method_table,
+    POSITIONAL, binding_problem, parameter_methods, tensor_method_forms, tensor_method_table,
 )
 from msgraphlint.knowledge.mindspore import is_mindspore_name, uncompilable_function
 
+# Expressions that compute a new tensor: never a Parameter.
+COMPUTED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript)
 NAME_INSTEAD = "a name MindSpore %s has (msgraphlint explain mindspore-name-missing)"
 UNCOMPILABLE_INSTEAD = "the function its deprecation notice names, or call it outside compiled code"
 
@@ -101,6 +103,9 @@ class MindsporeApiFamily(Family):
         forms = tensor_method_forms(func.attr, ctx.engine.target_version)
         if not forms or not ctx.kinds.is_tensor(func.value):
             return
+        if (func.attr in parameter_methods(ctx.engine.target_version)
+                and func.value.__class__ not in COMPUTED):
+            return  # may be a Parameter, whose own method (clone(init=...)) takes other forms
         if func.attr == "repeat":
             self.repeat_counts(node, func, ctx)
         problems = [binding_problem(node, form) for form in forms]

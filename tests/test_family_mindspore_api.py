@@ -424,3 +424,24 @@ def test_an_argument_checked_to_be_a_parameter_is_a_tensor_where_it_is_held(tmp_
     assert not [f for f in findings if f.rule.symbol == "syntax-error"]
     found = [f for f in findings if f.rule.symbol == "tensor-method-mismatch"]
     assert bool(found) is flagged, [f.message for f in found]
+
+
+def test_a_method_parameter_defines_itself_is_not_bound_as_tensors_on_what_may_be_a_parameter(tmp_path):
+    """Parameter.clone(init=...) is not Tensor.clone(): on a Cell's attribute or a name it is
+    not bound; on a tensor an expression computes (never a Parameter) it is."""
+    source = textwrap.dedent("""
+        import numpy as np
+        from mindspore import Parameter, Tensor, nn
+
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
+
+            def construct(self, x):
+                y = self.w.clone(init="same")
+                z = (self.w * 2).clone(init="same")
+                return x + y + z
+        """)
+    found = [f.line for f in check_source(tmp_path, source) if f.rule.symbol == "tensor-method-mismatch"]
+    assert found == [12]  # z, not y

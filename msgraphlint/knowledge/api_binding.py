@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 
-from .api_snapshot import load, resolve_version
+from .api_snapshot import PARAMETER_KEY, load, resolve_version
 from .mindspore import LITERAL_TAKEN_BY
 
 POSITIONAL = ("positional_only", "positional_or_keyword")
@@ -23,6 +23,13 @@ def tensor_method_binds(call: ast.Call, name: str, version: str | None = None) -
 @cache
 def tensor_method_table(version: str) -> dict[str, dict]:
     return load(version)["mindspore.Tensor"]
+
+
+@cache
+def parameter_methods(version: str) -> frozenset[str]:
+    """The methods Parameter defines itself in a release (set_data, clone, ...)."""
+    table = load(version).get(PARAMETER_KEY, {})
+    return frozenset(name for name, entry in table.items() if entry["kind"] == "function")
 
 
 def tensor_method_forms(name: str, version: str) -> list[list]:

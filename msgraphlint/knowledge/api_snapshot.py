@@ -58,6 +58,9 @@ FILE_PREFIX, FILE_SUFFIX = "mindspore-", ".json"
 VERSION_KEY = "mindspore_version"
 UNRESOLVED_KEY = "unresolved_all"
 TENSOR_KEY = "mindspore.Tensor"
+# The methods Parameter defines itself (set_data, clone(init=...)): a Parameter's other methods
+# are Tensor's, under TENSOR_KEY.
+PARAMETER_KEY = "mindspore.Parameter"
 # public spelling -> defining function, for the functions whose own body graph mode cannot compile
 # (snapshots.uncompilable_functions, read from the release's source and jit-forbidden registry)
 UNCOMPILABLE_KEY = "uncompilable_functions"
@@ -329,6 +332,7 @@ def take() -> dict:
         if unresolved:
             snapshot[UNRESOLVED_KEY][name] = unresolved
     snapshot[TENSOR_KEY] = _tensor_table(mindspore.Tensor)
+    snapshot[PARAMETER_KEY] = parameter_table()
     snapshot[UNCOMPILABLE_KEY] = uncompilable_functions()["functions"]
     return snapshot
 
@@ -400,6 +404,25 @@ def _resolve(node: ast.expr, namespace: dict):
         owner = _resolve(node.value, namespace)
         return None if owner is None else getattr(owner, node.attr, None)
     return None
+
+
+def parameter_table() -> dict:
+    """The public methods and properties Parameter defines in its own class body (its Python
+    signatures); everything else a Parameter has is Tensor's."""
+    import mindspore
+
+    table: dict[str, dict] = {}
+    for name, raw in sorted(vars(mindspore.Parameter).items()):
+        if name.startswith("_"):
+            continue
+        if inspect.isfunction(raw):
+            entry = {"kind": "function"}
+            if (params := _params(raw, drop_first=True)) is not None:
+                entry["params"] = params
+            table[name] = entry
+        else:
+            table[name] = {"kind": "other"}
+    return table
 
 
 def to_json(snapshot: dict) -> str:
