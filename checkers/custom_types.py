@@ -20,7 +20,10 @@ from msgraphlint.model.attributes import (
     is_plain_class,
     mutates_self,
 )
-from msgraphlint.knowledge.mindspore import PRIMITIVE_NAMESPACE, is_tensor_function
+from msgraphlint.knowledge.mindspore import (
+    CELL_CLASS, PRIMITIVE_NAMESPACE, is_mindspore_cell_name, is_tensor_function,
+)
+from msgraphlint.syntax.qualnames import canonical
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
 from msgraphlint.model.compiled import Target
 from msgraphlint.model.reach import ReachModel
@@ -126,6 +129,8 @@ class CustomTypesFamily(Family):
         if attr in ctx.values.parameter_attrs:
             return False  # `self.w = self.w + x` on a Parameter updates graph state: fine
         values = attribute_assignments(ctx).get(attr, [])
+        if not values and _mindspore_base_beyond_cell(ctx):
+            return False  # made by a MindSpore base class (nn.Adam's beta1_power): unknown
         # A value we cannot see through (a constructor argument, a helper's result) may be a
         # Parameter: stay silent rather than guess.
         return all(_is_certainly_not_parameter(value, module) for module, value in values)
@@ -235,3 +240,10 @@ def _self_attribute_under(node: ast.expr) -> ast.Attribute | None:
     while isinstance(node, ast.Subscript):
         node = node.value
     return node if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else None
+
+
+def _mindspore_base_beyond_cell(ctx: FunctionContext) -> bool:
+    """Whether self's classes derive from a MindSpore Cell other than nn.Cell itself (an
+    optimizer, TrainOneStepCell): attributes the project never assigns may be its Parameters."""
+    return any(is_mindspore_cell_name(base) and canonical(base) != CELL_CLASS
+               for cls in ctx.model.self_classes(ctx.function) for base in cls.base_names)

@@ -259,3 +259,21 @@ def test_a_tensor_written_on_every_call_and_read_back_is_stale_a_memo_is_not_rep
     assert by_attribute["steps"].case == ""
     assert "stale" not in by_attribute["steps"].message
     assert by_attribute["steps"].evidence_kind == "gradient"
+
+
+def test_attributes_a_mindspore_base_class_makes_are_not_judged_but_a_cells_own_are(tmp_path):
+    """nn.Adam makes beta1_power a Parameter (the compiler takes the update at STRICT, probed);
+    a plain Cell makes none, so an attribute first made in construct is Cell state."""
+    got = findings_on_lines(tmp_path, HEADER, """
+class MyAdam(nn.Adam):
+    def construct(self, gradients):
+        self.beta1_power *= self.beta1
+        return self.beta1_power
+
+
+class Plain(nn.Cell):
+    def construct(self, x):
+        self.seen = x
+        return x
+""", FAMILY)
+    assert got == {("non-parameter-attribute-assign", "self.seen = x")}
