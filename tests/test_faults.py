@@ -396,7 +396,7 @@ def test_a_worker_without_prctl_notices_its_parent_is_gone():
         child = os.fork()
         if child == 0:
             sys.platform = "darwin"
-            analyze._end_with_parent(parent)
+            analyze.end_with_parent(parent)
             time.sleep(60)
             os._exit(0)
         print(child, flush=True)

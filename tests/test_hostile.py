@@ -406,3 +406,51 @@ def test_timeout_term_leaves_nothing_of_confirm(tmp_path):
     assert any("multiprocessing.forkserver" in line for line in lines)
     assert any("multiprocessing.resource_tracker" in line for line in lines)
     assert any("time.sleep(300)" in line for line in lines)
+
+
+def test_sigkill_of_the_cli_ends_its_fork_server_and_children(tmp_path):
+    """SIGKILL runs no handler: the fork server ends with msgraphlint and each child with the fork
+    server (PR_SET_PDEATHSIG), taking down its process group, so the processes the module
+    started too."""
+    marker = f"marker-{uuid.uuid4().hex}"
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(f"""
+        [project]
+        name = "hangs"
+
+        [tool.msgraphlint.confirm]
+        pass-env = ["{MARKER_VARIABLE}"]
+    """))
+    (tmp_path / "hangs.py").write_text(textwrap.dedent("""
+        import subprocess
+        import sys
+        import time
+
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        time.sleep(300)
+    """) + CELL)
+    cli = subprocess.Popen([str(ENTRY_POINT), "check", "--confirm", "--no-cache", "."], cwd=tmp_path,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env={**os.environ, MARKER_VARIABLE: marker,
+                                "MSGRAPHLINT_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:  # until the child runs the module
+            lines = []
+            for process in marked(marker):
+                try:
+                    lines.append(" ".join(process.cmdline()))
+                except psutil.Error:
+                    pass
+            if any("time.sleep(300)" in line for line in lines):
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"the children never started: {lines}")
+        time.sleep(2.0)  # the child is in the module's sleep
+    finally:
+        cli.send_signal(signal.SIGKILL)
+        cli.wait()
+    time.sleep(2.0)
+    left = living(marked(marker))
+    kill(left)
+    assert left == []

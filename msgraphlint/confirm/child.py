@@ -28,6 +28,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from ..engine.analyze import end_with_parent
 from ..knowledge.catalogue import Verdict
 from .sandbox import own_session
 from .referee import (
@@ -169,7 +170,9 @@ def out_of_memory(budget: int | None) -> str:
 
 def run_job(job: dict, conn) -> None:
     """Entry point in the child (multiprocessing target)."""
-    # Its own session first: the parent kills the whole group when its targets end.
+    # Its own session first: the parent kills the whole group when its targets end. And it
+    # ends with its parent, the fork server, which ends with msgraphlint, even by SIGKILL.
+    end_with_parent(os.getppid())
     own_session(job.get("env"))
     workdir = Path(job["workdir"])
     workdir.mkdir(parents=True, exist_ok=True)

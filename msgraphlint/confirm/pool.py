@@ -46,7 +46,8 @@ from .plan import ConfirmTarget, ImportSpec
 INSTALL_HINT = "pip install 'msgraphlint[confirm]'"
 POLL_SECONDS = 0.2
 IR_PASSES = "MS_DEV_DUMP_IR_PASSES"
-PRELOAD = ["mindspore", "numpy", "msgraphlint.confirm.child", "msgraphlint.confirm.referee"]
+PRELOAD = ["mindspore", "numpy", "msgraphlint.confirm.child", "msgraphlint.confirm.referee",
+           "msgraphlint.confirm._forkserver_guard"]
 SIGNAL_WORDS = {
     signal.SIGSEGV: "a segmentation fault",
     signal.SIGABRT: "an abort",

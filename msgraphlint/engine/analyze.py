@@ -692,15 +692,16 @@ def _start_worker(queue, parent: int) -> None:
     _QUEUE = queue
     for number in (signal.SIGTERM, signal.SIGHUP):  # the parent's handlers came with the fork
         signal.signal(number, signal.SIG_DFL)
-    _end_with_parent(parent)
+    end_with_parent(parent)
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _end_with_parent(parent: int) -> None:
+def end_with_parent(parent: int) -> None:
     """End this worker when its parent is gone, even by SIGKILL, which no handler sees: its
-    results would have nowhere to go, and writing them would block for ever. Linux sends the
+    results would have nowhere to go, and writing them would block for ever (the --jobs workers,
+    and --confirm's children, whose fork server ends with msgraphlint). Linux sends the
     signal itself (PR_SET_PDEATHSIG); elsewhere a thread looks twice a second."""
     if sys.platform.startswith("linux"):
         try:
