@@ -410,8 +410,8 @@ def test_timeout_term_leaves_nothing_of_confirm(tmp_path):
 
 def test_sigkill_of_the_cli_ends_its_fork_server_and_children(tmp_path):
     """SIGKILL runs no handler: the fork server ends with msgraphlint and each child with the fork
-    server (PR_SET_PDEATHSIG), taking down its process group, so the processes the module
-    started too."""
+    server (PR_SET_PDEATHSIG), taking down its process group and whatever left it with the run's
+    scratch HOME: the module's subprocess and its double-forked daemon too."""
     marker = f"marker-{uuid.uuid4().hex}"
     (tmp_path / "pyproject.toml").write_text(textwrap.dedent(f"""
         [project]
@@ -421,11 +421,17 @@ def test_sigkill_of_the_cli_ends_its_fork_server_and_children(tmp_path):
         pass-env = ["{MARKER_VARIABLE}"]
     """))
     (tmp_path / "hangs.py").write_text(textwrap.dedent("""
+        import os
         import subprocess
         import sys
         import time
 
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        if os.fork() == 0:  # a daemon in a session of its own
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(300)
+            os._exit(0)
         time.sleep(300)
     """) + CELL)
     cli = subprocess.Popen([str(ENTRY_POINT), "check", "--confirm", "--no-cache", "."], cwd=tmp_path,
