@@ -33,11 +33,14 @@ from ..knowledge.mindspore import (
 )
 from ..model.compiled import CompiledFunction, bind_arguments
 
+from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
+from .interpret import TensorValue, element_count, evaluation
+
+# A read inside one of these may run after a later rebinding of the name (the loop's next
+# round, the function's or comprehension's later call).
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 NESTED_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
                     ast.DictComp, ast.GeneratorExp)
-from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .interpret import TensorValue, element_count, evaluation
 
 if TYPE_CHECKING:
     from ..engine.analyze import FunctionContext
