@@ -22,9 +22,8 @@ from msgraphlint.model.attributes import attribute_assignments, held_call_names,
 from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
-    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, constexpr_gets_tensors, is_layer_or_primitive,
-    is_tensor_function,
-    is_tensor_method,
+    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, VALUE_KIND_DTYPES, constexpr_gets_tensors,
+    is_layer_or_primitive, is_tensor_function, is_tensor_method,
 )
 from msgraphlint.model.compiled import NESTED_SCOPES, bind_arguments, parameter_defaults
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
@@ -196,6 +195,9 @@ class TypesFamily(Family):
         qualified = ctx.qualify(spec)
         if qualified is not None and "." in qualified:
             module, last = qualified.rsplit(".", 1)
+            if module in DTYPE_MODULES and last in VALUE_KIND_DTYPES:
+                return (f"'{spelled}' is an instance of a MindSpore type, not a type",
+                        f"type({spelled}), its class (or isinstance(x, Tensor) for a tensor)")
             if module in DTYPE_MODULES and last in DTYPE_NAMES:
                 return f"'{spelled}' is a MindSpore dtype, not a type", DTYPE_INSTEAD
             kind = kind_of(qualified, ctx.engine.target_version) if qualified.startswith(MINDSPORE) else None

@@ -70,6 +70,10 @@ DTYPE_NAMES = frozenset(
         "uint8", "uintc", "uintp", "undetermined", "ushort",
     }
 )
+# The DTYPE_NAMES that stand for a kind of value, not an element type: what `P.typeof(x)` of a
+# tensor, list or tuple is an instance of is their class (`type(mstype.tensor_type)`).
+VALUE_KIND_DTYPES = frozenset({"tensor_type", "list_", "tuple_", "function", "type_none",
+                               "coo_tensor", "csr_tensor", "index_slices"})
 # Element types the interpreter of compile-time values follows by name: spelled the same in
 # MindSpore and numpy (bool_ is read as bool).
 ELEMENT_TYPES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
