@@ -37,6 +37,7 @@ UNION_INSTEAD = "the tuple %s"
 RANGE_INSTEAD = "a shape (x.shape[0]), a constant, or int(%s)"
 INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
 OUTPUT_INSTEAD = "return tensors only and call it inside the graph"
+JIT_CLASS_OUTPUT_INSTEAD = "return its fields (tensors, numbers) and build the object in Python"
 VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
                       "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
                       "mindspore.Tensor": "tensor"}
@@ -296,6 +297,24 @@ class TypesFamily(Family):
             elif (what := self._function_like(element, ctx)) is not None:
                 ctx.report("function-in-output", node, ast.unparse(node), what, OUTPUT_INSTEAD)
                 return
+            elif (built := self._jit_class_instance(element, ctx)) is not None:
+                call, cls = built  # reported where it is built: the line the compiler names
+                ctx.report("jit-class-in-output", call, ast.unparse(call), cls,
+                           JIT_CLASS_OUTPUT_INSTEAD)
+                return
+
+    def _jit_class_instance(self, node: ast.expr, ctx: FunctionContext,
+                            depth: int = 0) -> tuple[ast.Call, str] | None:
+        """The call that builds the @jit_class instance the expression certainly is (right
+        there, or in the one assignment of a name) and the class's name, or None."""
+        if isinstance(node, ast.Name) and depth < 8:
+            assigned = ctx.values.assigned_values(node.id)
+            return self._jit_class_instance(assigned[0], ctx, depth + 1) if len(assigned) == 1 else None
+        if not isinstance(node, ast.Call):
+            return None
+        qualified = ctx.qualify(node.func)
+        cls = ctx.model.resolve_class(qualified, ctx.module) if qualified else None
+        return (node, cls.name) if cls is not None and ctx.model.is_jit_class(cls) else None
 
     def _outputs(self, value: ast.expr, ctx: FunctionContext, depth: int = 0):
         """The values a return hands back: tuple and list elements (dicts whole), through names

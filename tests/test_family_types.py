@@ -21,7 +21,7 @@ HEADER = (
 TYPES = {
     "isinstance-non-type", "range-of-tensor", "tensor-index-on-tuple", "tensor-index-on-list",
     "tensor-as-bool", "function-in-output", "function-in-output-dict", "raise-in-none-graph",
-    "percent-format-of-tensor",
+    "percent-format-of-tensor", "jit-class-in-output",
 }
 
 
@@ -553,3 +553,32 @@ def test_releases_before_2_9_hand_a_constexpr_helper_a_tensor_as_none(tmp_path):
         engine.target_version = release
         found = [f for f in engine.check_file(path) if f.rule.symbol == "isinstance-non-type"]
         assert bool(found) is flagged, release
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ("return x * 2, Output(2, 0)", True),
+    ("record = Output(2, 0)\n        return x, record", True),
+    # kept inside the graph, a plain class, or not what goes back to Python
+    ("record = Output(2, 0)\n        return x * record.scale", False),
+    ("return x, Plain(2, 0)", False),
+])
+def test_a_jit_class_object_handed_back_to_python_is_flagged(tmp_path, body, flagged):
+    source = f"""
+@ms.jit_class
+class Output:
+    def __init__(self, scale, shift):
+        self.scale = scale
+        self.shift = shift
+
+
+class Plain:
+    def __init__(self, scale, shift):
+        self.scale = scale
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        {body}
+"""
+    found = [f for f in findings(tmp_path, source) if f.rule.symbol == "jit-class-in-output"]
+    assert bool(found) is flagged
