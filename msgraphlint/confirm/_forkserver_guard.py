@@ -1,15 +1,19 @@
 """Imported by the fork server alone (pool.PRELOAD): when msgraphlint is gone, even by SIGKILL
 (which runs no handler), it ends every child it forked with the child's whole process group (each
 child is a session of its own: child.run_job), so the processes the user's code started too, and
-any that left the group (they keep the run's scratch HOME), then itself. Python's fork server would stay up as long as its children live. The watch is a
-thread, not PR_SET_PDEATHSIG, which would kill the server before it could end the groups; the
-server waits in select(), so the thread runs. A child also ends with the server
-(end_with_parent), should the server die first."""
+any that left the group (they keep the run's scratch HOME: sandbox.sweep), then itself. Python's
+fork server would stay up as long as its children live. The watch is a thread, not
+PR_SET_PDEATHSIG, which would kill the server before it could end the groups; the server waits in
+select(), so the thread runs. A child also ends with the server (end_with_parent), should the
+server die first."""
 
 import os
 import signal
 import threading
 import time
+from pathlib import Path
+
+from .sandbox import sweep
 
 PARENT = os.getppid()
 SERVER = os.getpid()
@@ -30,33 +34,12 @@ def _children() -> list[int]:
     return found
 
 
-def _scratch_processes() -> list[int]:
-    """Processes with this server's scratch HOME (sandbox.child_environment): what a child
-    started in a session of its own (a double fork with setsid) too. Nothing outside a run."""
-    home = os.environ.get("HOME", "")
-    if "msgraphlint-confirm-" not in home:
-        return []
-    needle = f"HOME={home}".encode() + b"\0"
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != SERVER:
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as file:
-                    if needle in file.read() + b"\0":
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
-
-
 def _watch() -> None:
     while os.getppid() == PARENT:
         time.sleep(0.2)
-    for process in _scratch_processes():
-        try:
-            os.kill(process, signal.SIGKILL)
-        except OSError:
-            pass
+    home = os.environ.get("HOME", "")
+    if "msgraphlint-confirm-" in home:  # a run's scratch HOME (sandbox.child_environment)
+        sweep(Path(home).parent)  # what left a child's group: a double fork with setsid
     for child in _children():
         try:
             os.killpg(child, signal.SIGKILL)
