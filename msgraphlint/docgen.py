@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .knowledge import frontend_errors
 from .knowledge.catalogue import DEVICES, Level, Rule, consequence, replacement_table, rules
 
 VERDICT_WORDS = {
@@ -179,6 +180,78 @@ def index_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _code(text: str) -> str:
+    text = text.replace("|", "\\|")
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def _mapping(message: frontend_errors.Message) -> str:
+    if message.rules:
+        return ", ".join(f"[{symbol}](rules/{symbol}.md)" for symbol in message.rules)
+    return f"{message.reason}" + (f": {message.note}" if message.note else "")
+
+
+def frontend_errors_page() -> str:
+    """docs/frontend-errors.md: the coverage map of the front end's error messages."""
+    entries = frontend_errors.messages()
+    releases = frontend_errors.releases(entries)
+    newest = releases[-1]
+    with_rule, decidable = frontend_errors.coverage(entries)
+    lines = [
+        "# What the graph front end rejects, message by message",
+        "",
+        "Generated from `msgraphlint/knowledge/data/frontend_errors.toml` by `python -m msgraphlint.docgen`."
+        " The messages are read from an installed MindSpore by `tools/frontend_errors.py` (run it with"
+        " that MindSpore's Python): the `raise` statements of the Python parse layer"
+        " (`mindspore/_extends/parse`, `mindspore/graph/_parse`, `mindspore/graph/_utils`,"
+        " `mindspore/ops/composite`), and the strings of the C++ front end in the shared libraries"
+        " (parse, resolve, static analysis, the composite operators, JIT Fallback), each attributed to"
+        " its source file. A C++ message is kept as the literal pieces the source writes between its"
+        " `<<`: an entry matches a message that contains it. Holes of a Python message are `*`.",
+        "",
+        "Each message names the rules that predict it or the reason none can; the rules and reasons are"
+        " judged by hand and kept when the tool runs again for a new release, which prints what is new.",
+        "",
+        "## Coverage",
+        "",
+        f"{len(entries)} messages over MindSpore {', '.join(releases)}"
+        f" ({sum(m.source == 'python' for m in entries)} from the Python layer,"
+        f" {sum(m.source == 'c++' for m in entries)} from the C++ front end).",
+        "",
+        f"Of the {decidable} messages that could be decided from the source before running (a rule"
+        f" predicts them, or none does yet), **{with_rule} have a rule: {with_rule / decidable:.0%}**.",
+        "",
+        "| mapped to | messages | what it means |",
+        "| --- | --- | --- |",
+        f"| a rule | {sum(bool(m.rules) for m in entries)} | a msgraphlint rule predicts it |",
+    ]
+    for reason, meaning in frontend_errors.REASONS.items():
+        count = sum(m.reason == reason for m in entries)
+        lines.append(f"| {reason} | {count} | {meaning} |")
+    lines += ["", "| release | messages | new in it | gone since the one before |", "| --- | --- | --- | --- |"]
+    for index, release in enumerate(releases):
+        have = {m.id for m in entries if release in m.releases}
+        before = {m.id for m in entries if index and releases[index - 1] in m.releases}
+        lines.append(f"| {release} | {len(have)} | {len(have - before) if index else ''} |"
+                     f" {len(before - have) if index else ''} |")
+    lines += ["", "## Decidable, no rule yet", "",
+              "| message | raised in | what would decide it |", "| --- | --- | --- |"]
+    for m in entries:
+        if m.reason == "decidable-no-rule-yet":
+            lines.append(f"| {_code(m.message)} | `{m.where}` | {m.note} |")
+    for category, title in frontend_errors.CATEGORIES.items():
+        in_category = [m for m in entries if m.category == category]
+        lines += ["", f"## {title}", "",
+                  "| message | type | raised in | levels | releases | rules, or why none |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for m in in_category:
+            levels = "all" if m.levels == frontend_errors.LEVELS else ", ".join(m.levels)
+            shown = "all" if len(m.releases) == len(releases) else ", ".join(m.releases)
+            lines.append(f"| {_code(m.message)} | {m.type or '?'} | `{m.where}` | {levels} |"
+                         f" {shown} | {_mapping(m)} |")
+    return "\n".join(lines) + "\n"
+
+
 def expected_pages() -> dict[str, str]:
     pages = {f"{rule.symbol}.md": rule_page(rule) for rule in rules()}
     pages["index.md"] = index_page()
@@ -204,3 +277,5 @@ if __name__ == "__main__":
     print(f"wrote {len(write_docs(target))} pages to {target}")
     (target.parent / "fixes.md").write_text(fixes_page(), "utf-8")
     print(f"wrote {target.parent / 'fixes.md'}")
+    (target.parent / "frontend-errors.md").write_text(frontend_errors_page(), "utf-8")
+    print(f"wrote {target.parent / 'frontend-errors.md'}")
