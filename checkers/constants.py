@@ -17,7 +17,9 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.values.interpret import TensorValue, evaluation
-from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS
+from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
+from msgraphlint.model.compiled import bind_arguments, is_static
+from msgraphlint.values.kinds import FunctionView
 
 # Every attribute a Tensor or Parameter has in graph mode (msgraphlint/knowledge/data/tensor_attributes.toml).
 TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
@@ -56,6 +58,7 @@ DYNAMIC_LENGTH_INSTEAD = {
     "keyword": "mutable(x, True): dynamic_len positional",
     "empty": "a sequence that is not empty, or a check of len() first",
 }
+PARTIAL_INSTEAD = "each parameter given once: the rest positionally, or by the names the partial left open"
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -108,6 +111,115 @@ class ConstantsFamily(Family):
                     failure.error, OPERATION_INSTEAD["TypeError"])
                 ctx.report("constant-operation-error", failure.node, shown(failure.node), problem,
                            instead)
+
+    def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
+        twice = _partial_given_twice(node, ctx)
+        if twice is not None:
+            ctx.report("partial-argument-given-twice", node, shown(node), *twice, PARTIAL_INSTEAD)
+
+
+def _partial_given_twice(call: ast.Call, ctx: FunctionContext) -> tuple[str, str] | None:
+    """(parameter, wrapped function) when ``call`` calls a partial whose arguments and the
+    call's give one parameter both a positional and a keyword argument: a partial built in this
+    function, or, for a parameter, the one every compiled caller passes."""
+    func = call.func
+    if func.__class__ is ast.Name and func.id in _own_parameters(ctx.function.node):
+        if func.id in ctx.values.bound or not ctx.function.callers:
+            return None  # rebound in the function, or a root's input
+        found = set()
+        for caller, edge in ctx.function.callers:
+            passed = dict(bind_arguments(edge.call, edge.node, edge.binds_self)).get(func.id)
+            view = FunctionView(ctx.model, caller)
+            partial = _partial_built(passed, view) if passed is not None else None
+            twice = _binding_given_twice(partial, call, view) if partial is not None else None
+            if twice is None:
+                return None  # a caller passes something else, or a partial this call fits
+            found.add(twice)
+        return found.pop() if len(found) == 1 else None
+    partial = _partial_built(func, ctx)
+    return _binding_given_twice(partial, call, ctx) if partial is not None else None
+
+
+def _partial_built(expr: ast.expr, scope) -> ast.Call | None:
+    """The ``partial(fn, ...)`` call that ``expr`` is, in the function ``scope`` views: written in
+    place, or the one value of a local name."""
+    if expr.__class__ is ast.Name and expr.id in scope.values.local_names:
+        assigned = scope.values.assigned_values(expr.id)
+        if len(assigned) != 1:
+            return None
+        expr = assigned[0]
+    if expr.__class__ is ast.Call and expr.args and scope.qualify(expr.func) in PARTIAL_FUNCTIONS:
+        return expr
+    return None
+
+
+def _binding_given_twice(partial: ast.Call, call: ast.Call, scope) -> tuple[str, str] | None:
+    found = _wrapped_function(partial.args[0], scope)
+    if found is None:
+        return None
+    function, binds_self, label = found
+    twice = _given_twice(function, binds_self, partial, call)
+    return (twice, label) if twice is not None else None
+
+
+def _wrapped_function(expr: ast.expr, scope):
+    """(function, whether it binds self, how the message names it) for what a partial wraps: a
+    method of the Cell (``self.show``), a function the enclosing functions define, or a function
+    of the project; None otherwise."""
+    model, module, compiled = scope.model, scope.module, scope.function
+    if expr.__class__ is ast.Attribute and scope.is_self(expr.value):
+        cls = compiled.target.cell or compiled.owner
+        if cls is None or any(expr.attr in c.self_assignments for c in model.mro(cls)):
+            return None  # an attribute holding some function (self.show = lambda ...)
+        found = model.find_method(cls, expr.attr)
+        if found is None or found[1].decorator_list and not is_static(found[1]):
+            return None  # a property, or a decorated method: not this signature
+        return found[1], not is_static(found[1]), f"self.{expr.attr}"
+    if expr.__class__ is not ast.Name:
+        return None
+    if expr.id in scope.values.local_names:
+        if expr.id not in scope.values.nested_functions or len(scope.values.bound.get(expr.id, ())) != 1:
+            return None  # bound otherwise, or more than once
+        local = module.local_definitions(compiled.node).get(expr.id)
+        return (local, False, expr.id) if _plain_function(local) else None
+    local = module.visible_definition(expr.id, module.scope_of(compiled.node))
+    if local is not None:
+        return (local, False, expr.id) if _plain_function(local) else None
+    qualified = scope.qualify(expr)
+    resolved = model.project.resolve(qualified) if qualified else None
+    if resolved is None:
+        return None
+    found_in, member = resolved
+    function = found_in.functions.get(member)
+    return (function, False, expr.id) if _plain_function(function) else None
+
+
+def _own_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    args = function.args
+    return frozenset(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+
+
+def _plain_function(node: ast.AST | None) -> bool:
+    return node.__class__ is ast.FunctionDef and not node.decorator_list
+
+
+def _given_twice(function: ast.FunctionDef, binds_self: bool, partial: ast.Call,
+                 call: ast.Call) -> str | None:
+    """The parameter that the partial's and the call's arguments together give both a positional
+    and a keyword argument, where every argument can be counted."""
+    positional = [*partial.args[1:], *call.args]
+    keywords = [*partial.keywords, *call.keywords]
+    if any(a.__class__ is ast.Starred for a in positional) or any(k.arg is None for k in keywords):
+        return None
+    every = [*function.args.posonlyargs, *function.args.args]
+    if binds_self and not every:
+        return None
+    named = {k.arg for k in keywords}
+    only_positional = {p.arg for p in function.args.posonlyargs}
+    for parameter in every[1 if binds_self else 0:][: len(positional)]:
+        if parameter.arg in named and parameter.arg not in only_positional:
+            return parameter.arg
+    return None
 
 
 def shown(node: ast.AST) -> str:

@@ -127,7 +127,8 @@ def test_tensor_facts_hold_for_the_installed_tensor(mindspore):
 
 
 def test_names_resolve(mindspore):
-    for qualified in (*facts.TENSOR_CONSTRUCTORS, *facts.PARAMETER_CLASSES, *facts.BATCH_LAYERS):
+    for qualified in (*facts.TENSOR_CONSTRUCTORS, *facts.PARAMETER_CLASSES, *facts.BATCH_LAYERS,
+                      *facts.PARTIAL_FUNCTIONS):
         assert resolve(qualified) is not None
     for prefix in (*facts.TENSOR_FUNCTION_MODULES, *facts.CELL_NAMESPACES, facts.PRIMITIVE_NAMESPACE):
         importlib.import_module(prefix.rstrip("."))

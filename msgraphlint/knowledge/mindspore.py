@@ -213,6 +213,12 @@ FUNCTION_WRAPPERS = frozenset(
         "mindspore.ops.functional.grad", "mindspore.ops.functional.value_and_grad",
     }
 )
+# Calls that bind some of a function's arguments ahead of its call: functools.partial, and
+# MindSpore's Partial primitive as ops and ops.functional export it (probed with 2.10: both bind a
+# parameter given positionally and by keyword at once with "Multiply values for specific argument").
+PARTIAL_FUNCTIONS = frozenset(
+    {"functools.partial", "mindspore.ops.partial", "mindspore.ops.functional.partial"}
+)
 # Decorators of functions MindSpore runs on the host while compiling (on constants) or refuses.
 HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 # From this release a @constexpr helper gets a variable tensor argument as the tensor; before,

@@ -1,0 +1,139 @@
+"""constants: front-end errors decided from what the model knows (issue 32): a partial whose call
+gives one parameter two arguments. Each case was compiled with MindSpore 2.10 at STRICT and LAX
+(the samples in samples/constants/ hold the verdicts)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from .engine_helpers import check_source
+
+HEADER = (
+    "from functools import partial\n"
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor\n\n"
+    "def show(x, y, z):\n"
+    "    return x + y + z\n\n"
+)
+
+
+def flagged(tmp_path, body: str, symbol: str) -> list[str]:
+    """The stripped source lines that carry a finding of ``symbol``."""
+    source = HEADER + textwrap.dedent(body)
+    lines = source.splitlines()
+    return sorted(lines[f.line - 1].strip() for f in check_source(tmp_path, source, "net.py")
+                  if f.rule.symbol == symbol)
+
+
+def in_construct(statements: str, extra: str = "") -> str:
+    body = textwrap.indent(textwrap.dedent(statements), " " * 8)
+    return f"""
+{textwrap.dedent(extra)}
+class Net(nn.Cell):
+    def construct(self, a):
+{body}
+"""
+
+
+# ----- partial-argument-given-twice ---------------------------------------------------------
+
+PARTIAL = "partial-argument-given-twice"
+
+
+@pytest.mark.parametrize("statements", [
+    "f = partial(show, a)\nreturn f(x=1, y=2, z=3)",          # positional in the partial
+    "f = partial(show, x=a)\nreturn f(1, 2, 3)",              # keyword in the partial
+    "f = partial(show, a, x=a)\nreturn f(2, 3)",              # both in the partial
+    "f = ops.partial(show, a)\nreturn f(y=2, x=1, z=3)",      # MindSpore's Partial
+    "return partial(show, a)(x=1, y=2, z=3)",                 # called where it is built
+    "def inner(x, y):\n    return x + y\nreturn partial(inner, a)(x=1, y=2)",  # a nested def
+])
+def test_a_partial_giving_one_parameter_two_arguments_is_flagged(tmp_path, statements):
+    last = statements.splitlines()[-1].strip()
+    assert flagged(tmp_path, in_construct(statements), PARTIAL) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "f = partial(show, a)\nreturn f(2, 3)",
+    "f = partial(show, a)\nreturn f(y=2, z=3)",
+    "f = partial(show, x=a)\nreturn f(x=1, y=2, z=3)",        # the call's keyword replaces it
+    "f = partial(show, a)\nkw = {'x': 1}\nreturn f(**kw)",    # not counted
+    "f = partial(show, *(a,))\nreturn f(x=1, y=2, z=3)",      # not counted
+    "f = partial(show, a)\nf = partial(show, x=a)\nreturn f(1, 2, 3)",  # bound twice
+    "f = partial(len, a)\nreturn f(x=1)",                     # not the project's function
+])
+def test_a_partial_whose_arguments_fit_or_are_not_known_is_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, in_construct(statements), PARTIAL) == []
+
+
+def test_a_method_of_the_cell_is_bound_without_self(tmp_path):
+    source = """
+class Net(nn.Cell):
+    def blend(self, x, weight, bias):
+        return x * weight + bias
+
+    def construct(self, a):
+        good = partial(self.blend, weight=0.5)(a, bias=1.0)
+        return partial(self.blend, weight=0.5)(a, 0.25, 1.0) + good
+"""
+    assert flagged(tmp_path, source, PARTIAL) == [
+        "return partial(self.blend, weight=0.5)(a, 0.25, 1.0) + good"]
+
+
+def test_an_attribute_holding_a_function_is_not_judged(tmp_path):
+    source = """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.show = lambda x, y, z: (x, y, z)
+
+    def show(self, x, y, z):
+        return x
+
+    def construct(self, a):
+        return partial(self.show, a)(x=1, y=2, z=3)
+"""
+    assert flagged(tmp_path, source, PARTIAL) == []
+
+
+def test_a_partial_every_caller_passes_is_judged_in_the_helper(tmp_path):
+    source = """
+def apply(g, a):
+    return g(x=a, y=1, z=2)
+
+def apply_rest(g, a):
+    return g(y=1, z=2)
+
+class Net(nn.Cell):
+    def construct(self, a):
+        h = partial(show, a)
+        return apply(partial(show, a), a) + apply_rest(h, a)
+"""
+    assert flagged(tmp_path, source, PARTIAL) == ["return g(x=a, y=1, z=2)"]
+
+
+def test_a_helper_some_caller_passes_another_function_is_not_judged(tmp_path):
+    source = """
+def apply(g, a):
+    return g(x=a, y=1, z=2)
+
+class Net(nn.Cell):
+    def construct(self, a):
+        return apply(partial(show, a), a) + apply(show, a)
+"""
+    assert flagged(tmp_path, source, PARTIAL) == []
+
+
+def test_a_function_of_another_module_is_resolved(tmp_path):
+    (tmp_path / "helpers.py").write_text("def scale(x, factor):\n    return x * factor\n", "utf-8")
+    source = """
+from helpers import scale
+
+class Net(nn.Cell):
+    def construct(self, a):
+        return partial(scale, a)(x=a, factor=2)
+"""
+    assert flagged(tmp_path, source, PARTIAL) == ["return partial(scale, a)(x=a, factor=2)"]
