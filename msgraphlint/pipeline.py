@@ -314,10 +314,10 @@ def fix_buffer(engine: Engine, path: Path, raw: bytes, config: Config,
 
 def _verified(new_texts: dict[Path, str], fixed: list[Finding], notices: list[str],
               request: Request) -> tuple[list[Finding], list[str]]:
-    """--fix --confirm: keep the fixed texts MindSpore accepts (msgraphlint.fix.verify); the
+    """--fix --confirm: keep the fixed texts MindSpore accepts (msgraphlint.confirm.fixes); the
     others are dropped, so their files are neither written nor shown in --diff."""
     from .confirm.run import MindSporeMissing
-    from .fix.verify import verify
+    from .confirm.fixes import verify
 
     try:
         verdicts = verify(new_texts, request.config, request.jobs, request.progress, new_engine,

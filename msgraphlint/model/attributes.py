@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
-
 from ..knowledge.catalogue import snapshot
 from ..knowledge.mindspore import CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..syntax.qualnames import canonical
 from .compiled import CompiledFunction, first_parameter
-
-if TYPE_CHECKING:
-    from .reach import ReachModel
-    from ..engine.analyze import FunctionContext
+from .scope import FunctionScope, ProjectModel
 
 PLAIN_BASES = frozenset({"builtins.object"})
 
 
-def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
+def attribute_assignments(ctx: FunctionScope) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     """``self.<attr> = value`` outside the target's compiled code (``__init__`` and other host-side
     methods of the classes ``self`` has here), by attribute. ``self.data = data`` with ``data`` a
     parameter of ``__init__`` gives what every construction of the class passes instead
@@ -31,7 +26,7 @@ def attribute_assignments(ctx: FunctionContext) -> dict[str, list[tuple[ModuleIn
 
 
 def _attribute_assignments(
-    model: ReachModel, function: CompiledFunction
+    model: ProjectModel, function: CompiledFunction
 ) -> dict[str, list[tuple[ModuleInfo, ast.expr]]]:
     compiled = {id(c.node) for c in model.reach(function.target)}
     found: dict[str, list[tuple[ModuleInfo, ast.expr]]] = {}
@@ -46,14 +41,14 @@ def _attribute_assignments(
     return found
 
 
-def class_at(ctx: FunctionContext, expr: ast.expr) -> ClassInfo | None:
+def class_at(ctx: FunctionScope, expr: ast.expr) -> ClassInfo | None:
     """The project class ``expr`` names inside the compiled function: a class an enclosing
     function defines first (a test body's helper class), then the module's imports."""
     function = ctx.function.node
     return _class_in_scope(ctx.model, expr, ctx.module, (*ctx.module.scope_of(function), function))
 
 
-def _class_in_scope(model: ReachModel, expr: ast.expr, module: ModuleInfo,
+def _class_in_scope(model: ProjectModel, expr: ast.expr, module: ModuleInfo,
                     scope: tuple[ast.AST, ...]) -> ClassInfo | None:
     qualified = module.imports.qualify(expr)
     if qualified is not None and qualified.startswith("builtins."):
@@ -61,7 +56,7 @@ def _class_in_scope(model: ReachModel, expr: ast.expr, module: ModuleInfo,
     return model.class_named(expr, module, scope)
 
 
-def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
+def held_call_names(ctx: FunctionScope, attr: str) -> set[str | None]:
     """Qualified names of what ``self.<attr>`` is built from outside compiled code.
 
     None stands for a value that is not a call (unknown)."""
@@ -72,7 +67,7 @@ def held_call_names(ctx: FunctionContext, attr: str) -> set[str | None]:
     }
 
 
-def held_class(ctx: FunctionContext, attr: str) -> ClassInfo | None:
+def held_class(ctx: FunctionScope, attr: str) -> ClassInfo | None:
     """The one project class every assignment of ``self.<attr>`` instantiates, if there is one."""
     values = attribute_assignments(ctx).get(attr, [])
     # Where the assignments are written: the classes self has, each in its own scope.
@@ -90,14 +85,14 @@ def held_class(ctx: FunctionContext, attr: str) -> ClassInfo | None:
     return classes.pop() if len(classes) == 1 else None
 
 
-def held_object_class(ctx: FunctionContext, receiver: ast.expr) -> ClassInfo | None:
+def held_object_class(ctx: FunctionScope, receiver: ast.expr) -> ClassInfo | None:
     """The project class of ``self.<attr>`` when ``receiver`` is such an attribute."""
     if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
         return held_class(ctx, receiver.attr)
     return None
 
 
-def is_plain_class(model: ReachModel, cls: ClassInfo) -> bool:
+def is_plain_class(model: ProjectModel, cls: ClassInfo) -> bool:
     """A project class the compiler only knows through the interpreter: no Cell, no @jit_class,
     and only project classes (or object) as bases; library bases (NamedTuple, Exception, Enum)
     have their own rules in the compiler, so they are left alone."""
@@ -136,7 +131,7 @@ _SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
 _SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
 
 
-def instance_attributes(model: ReachModel, classes: list[ClassInfo]) -> frozenset[str] | None:
+def instance_attributes(model: ProjectModel, classes: list[ClassInfo]) -> frozenset[str] | None:
     """Every attribute an instance of these classes (a class and its bases) has; None when one
     of them cannot be read completely (an external base, setattr, ``self`` handed away)."""
     names: set[str] = set()
@@ -148,7 +143,7 @@ def instance_attributes(model: ReachModel, classes: list[ClassInfo]) -> frozense
     return frozenset(names)
 
 
-def _own_attributes(model: ReachModel, cls: ClassInfo) -> frozenset[str] | None:
+def _own_attributes(model: ProjectModel, cls: ClassInfo) -> frozenset[str] | None:
     if is_cell_itself(cls):
         # MindSpore's own source being checked: nn.Cell's attributes are the snapshot's
         # (its __getattr__/__setattr__ serve the attributes its subclasses set).
@@ -165,7 +160,7 @@ def is_cell_itself(cls: ClassInfo) -> bool:
     return canonical(f"{cls.module.name}.{cls.name}") == CELL_BASE
 
 
-def complete_class(model: ReachModel, cls: ClassInfo) -> bool:
+def complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
     """Whether every attribute of the class can be read from the project: each base is a project
     class or nn.Cell (or object), no metaclass or class decorator but jit_class, no trick that
     makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
@@ -193,7 +188,7 @@ def complete_class(model: ReachModel, cls: ClassInfo) -> bool:
     return loose <= 0 or not self_escapes(cls, model)
 
 
-def helper_assignments(model: ReachModel, cls: ClassInfo) -> frozenset[str]:
+def helper_assignments(model: ProjectModel, cls: ClassInfo) -> frozenset[str]:
     """Attributes the module's plain functions that the class's methods hand ``self`` to
     (``_forward(self, x)``) assign on it: attributes of the instance like its own."""
     found: set[str] = set()
@@ -235,7 +230,7 @@ def _self_helper(call: ast.Call, self_name: str | None, cls: ClassInfo
     return function, frozenset(assigned)
 
 
-def self_escapes(cls: ClassInfo, model: ReachModel) -> bool:
+def self_escapes(cls: ClassInfo, model: ProjectModel) -> bool:
     """``self`` passed to a function, aliased or stored in a container: that code may set
     attributes on it. Calls that cannot (builtins, super(), Base.__init__(self) of a class already
     read, a plain function of the module that only reads or sets ``param.attr``), ``self.x``,
@@ -263,7 +258,7 @@ def self_escapes(cls: ClassInfo, model: ReachModel) -> bool:
     return False
 
 
-def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ReachModel) -> bool:
+def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ProjectModel) -> bool:
     qualified = cls.module.imports.qualify(call.func) or ""
     if qualified.startswith("builtins.") and qualified not in ("builtins.setattr", "builtins.vars"):
         return True

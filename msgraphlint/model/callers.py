@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from typing import TYPE_CHECKING
 
 from ..knowledge.mindspore import (
     ELEMENT_TYPES, JIT_CLASS_DECORATOR, LAYER_INPUT_BATCH, LAYER_INPUT_SPATIAL, LAYER_INPUTS,
@@ -18,9 +17,7 @@ from .variables import function_syntax
 from .compiled import (
     Construction, FunctionNode, Target, bind_arguments, first_parameter, parameter_defaults,
 )
-
-if TYPE_CHECKING:
-    from .reach import ReachModel
+from .scope import ProjectModel
 
 
 def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
@@ -589,7 +586,7 @@ def single_assignment(module: ModuleInfo, function: ast.AST, name: str) -> ast.e
     return found
 
 
-def driver_context(model: ReachModel, target: Target) -> tuple[ModuleInfo, ast.AST]:
+def driver_context(model: ProjectModel, target: Target) -> tuple[ModuleInfo, ast.AST]:
     """(module, function) in which a root's driver arguments are written."""
     found = model.driver_calls(target)
     assert found is not None, "only asked for roots with driver arguments"

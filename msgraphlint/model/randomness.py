@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..knowledge.mindspore import RANDOM_MODULES, random_method_draws, random_source
 from .attributes import held_call_names
-
-if TYPE_CHECKING:
-    from ..engine.analyze import FunctionContext
+from .scope import FunctionScope
 
 SEED_KEYWORDS = frozenset({"random_state", "seed"})
 
@@ -38,24 +35,24 @@ class RandomDraw:
     qualified: str  # as the replacement tables name it: numpy.random.integers, scipy.stats.norm.rvs
 
 
-def random_draws(ctx: FunctionContext) -> dict[int, RandomDraw]:
+def random_draws(ctx: FunctionScope) -> dict[int, RandomDraw]:
     """id(anchor) -> the first draw the anchor stands for, for every frozen host random draw of
     the compiled function (seeded ones left out: PyNative repeats them too)."""
     return _draws(ctx)[0]
 
 
-def random_calls(ctx: FunctionContext) -> frozenset[int]:
+def random_calls(ctx: FunctionScope) -> frozenset[int]:
     """ids of the calls of the compiled function that draw or build what a draw draws from:
     random-frozen's, not another rule's (a host call folded on constants)."""
     return _draws(ctx)[1]
 
 
-def _draws(ctx: FunctionContext) -> tuple[dict[int, RandomDraw], frozenset[int]]:
+def _draws(ctx: FunctionScope) -> tuple[dict[int, RandomDraw], frozenset[int]]:
     model = ctx.model
     return model.memo(model.table("random_draws"), id(ctx.function), lambda: _random_draws(ctx))
 
 
-def _random_draws(ctx: FunctionContext) -> tuple[dict[int, RandomDraw], frozenset[int]]:
+def _random_draws(ctx: FunctionScope) -> tuple[dict[int, RandomDraw], frozenset[int]]:
     found: dict[int, RandomDraw] = {}
     calls: set[int] = set()
     # The module's cached walk of the function (ast.walk again per function cost the model suite
@@ -70,7 +67,7 @@ def _random_draws(ctx: FunctionContext) -> tuple[dict[int, RandomDraw], frozense
     return found, frozenset(calls)
 
 
-def _draw(call: ast.Call, ctx: FunctionContext) -> RandomDraw | None:
+def _draw(call: ast.Call, ctx: FunctionScope) -> RandomDraw | None:
     qualified = ctx.qualify(call.func)
     kind = random_source(qualified) if qualified is not None else None
     if kind == "draw":
@@ -101,7 +98,7 @@ def _draw(call: ast.Call, ctx: FunctionContext) -> RandomDraw | None:
     return RandomDraw(call, local, anchor, spelled, named)
 
 
-def _built_from(receiver: ast.expr, ctx: FunctionContext) -> tuple[str, str, ast.Call | None] | None:
+def _built_from(receiver: ast.expr, ctx: FunctionScope) -> tuple[str, str, ast.Call | None] | None:
     """(the qualified name of what built the object, its kind, the call of this function that
     built it or None when it was built outside compiled code), when it is a random source."""
     if isinstance(receiver, ast.Call):
@@ -119,7 +116,7 @@ def _built_from(receiver: ast.expr, ctx: FunctionContext) -> tuple[str, str, ast
     return None
 
 
-def _source_call(call: ast.Call, ctx: FunctionContext) -> tuple[str, str, ast.Call] | None:
+def _source_call(call: ast.Call, ctx: FunctionScope) -> tuple[str, str, ast.Call] | None:
     qualified = ctx.qualify(call.func)
     kind = random_source(qualified) if qualified is not None else None
     if kind in ("generator", "distribution"):
@@ -131,5 +128,5 @@ def _seeded_draw(call: ast.Call) -> bool:
     return any(k.arg in SEED_KEYWORDS for k in call.keywords)
 
 
-def _on_variables(call: ast.Call, ctx: FunctionContext) -> bool:
+def _on_variables(call: ast.Call, ctx: FunctionScope) -> bool:
     return any(ctx.is_variable(a) for a in [*call.args, *(k.value for k in call.keywords)])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..model.attributes import held_call_names
 from ..knowledge.mindspore import (
@@ -32,9 +32,10 @@ from ..knowledge.mindspore import (
     TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
 from ..model.compiled import CompiledFunction, bind_arguments
-
+from ..model.reach import ReachModel
+from ..model.scope import FunctionScope
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .interpret import TensorValue, element_count, evaluation
+from .interpret import Evaluation, TensorValue, element_count, evaluation
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
 # round, the function's or comprehension's later call).
@@ -42,9 +43,16 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 NESTED_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
                     ast.DictComp, ast.GeneratorExp)
 
-if TYPE_CHECKING:
-    from ..engine.analyze import FunctionContext
-    from ..model.reach import ReachModel
+
+class ValueScope(FunctionScope, Protocol):
+    """A compiled function as TensorKinds asks of it: the engine's FunctionContext, or a
+    FunctionView of a caller's function; with the whole model and the interpreter's values."""
+
+    @property
+    def model(self) -> ReachModel: ...
+
+    @property
+    def evaluation(self) -> Evaluation: ...
 
 
 class Kind(StrEnum):
@@ -219,11 +227,14 @@ class FunctionView:
         return self.model.values(self.function)
 
     @property
-    def evaluation(self):
+    def evaluation(self) -> Evaluation:
         return evaluation(self.model, self.function)
 
     def is_self(self, node: ast.expr) -> bool:
         return self.values.is_self(node)
+
+    def is_variable(self, node: ast.expr | None) -> bool:
+        return self.values.is_variable(node)
 
     def qualify(self, node: ast.expr) -> str | None:
         return self.module.imports.qualify(node)
@@ -239,7 +250,7 @@ class TensorKinds:
     """Which expressions of one compiled function are certainly tensors (TENSOR), and which may
     hold more than one element (MULTI): those that carry an input or a Parameter elementwise."""
 
-    def __init__(self, ctx: FunctionContext | FunctionView):
+    def __init__(self, ctx: ValueScope):
         self.values: FunctionValues = ctx.values
         self.ctx = ctx
         self._names: dict[str, Kind | None] = {}

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..confirm.plan import finding_key, root_key
-from ..confirm.scratch import scratch_copy, scratch_roots
+from .plan import finding_key, root_key
+from .scratch import scratch_copy, scratch_roots
 from ..syntax.project import walk_python_files
 from ..engine.findings import Finding
 
@@ -37,7 +37,7 @@ def verify(new_texts: dict[Path, str], config, jobs: int | None, progress: bool 
     """Each fixed file's verdict. ``make_engine`` builds the engine for the scratch copy and
     ``remaining(engine, files)`` gives the selected findings of those files (the pipeline's, so
     that this stage needs nothing above it)."""
-    from ..confirm.run import ConfirmOptions, confirm_findings
+    from .run import ConfirmOptions, confirm_findings
 
     with tempfile.TemporaryDirectory(prefix="msgraphlint-fix-") as scratch:
         copies = scratch_copy(new_texts, Path(scratch))
