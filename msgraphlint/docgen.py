@@ -206,8 +206,13 @@ def frontend_errors_page() -> str:
         " (`mindspore/_extends/parse`, `mindspore/graph/_parse`, `mindspore/graph/_utils`,"
         " `mindspore/ops/composite`), and the strings of the C++ front end in the shared libraries"
         " (parse, resolve, static analysis, the composite operators, JIT Fallback), each attributed to"
-        " its source file. A C++ message is kept as the literal pieces the source writes between its"
-        " `<<`: an entry matches a message that contains it. Holes of a Python message are `*`.",
+        " a source file: the nearest file path among the library's strings, a guess that can name the"
+        " neighbouring file of the same folder. A C++ message is kept as the literal pieces the source"
+        " writes between its `<<`: an entry matches a message that contains it. The strings do not"
+        " say whether a piece is raised or only logged; the known log lines are marked `internal`."
+        " Holes of a Python message are `*`. The levels are those at which the code raises the"
+        " message (from the syntax-level tests around a Python `raise`, and from the message's own"
+        " words, such as \"JIT strict mode\", for C++); `all` when nothing limits it.",
         "",
         "Each message names the rules that predict it or the reason none can; the rules and reasons are"
         " judged by hand and kept when the tool runs again for a new release, which prints what is new.",

@@ -18,15 +18,24 @@ Two sources:
 - The C++ front end, from the strings of the shared libraries (a ``strings``-like scan of
   printable runs). The C++ compiler keeps each message as the literal pieces between ``<<``, so an
   entry is one piece ("Unsupported statement '"), matched by "the message contains it". MindSpore
-  logs with the source file's path, and the linker keeps each object file's strings together, so a
-  piece is attributed to the nearest ``.cc`` path before it in the file (a heuristic, right on
-  every piece checked by hand against the source; a piece the linker merged between two files can
-  be attributed to the wrong one). Only pieces attributed to the front end's files are kept
-  (``CPP_FILES``) and only those that read as a user-facing message (``looks_like_message``):
-  at least three words, a phrase of an error (``MESSAGE_PHRASES``), not a debug or log line
-  (``DEBUG_MARKERS``), not libstdc++'s own regex errors. The messages live in
-  ``lib/libmindspore_frontend.so`` and ``lib/libmindspore_core.so``; ``_c_expression*.so`` only binds
-  them to Python, and its few front-end files are scanned as well.
+  logs with the source file's path (``FILE_NAME``), and the linker keeps each object file's
+  strings together, so a piece is attributed to the nearest ``.cc`` path before it in the
+  library. That is a guess, not a fact: an object file's path string can sit anywhere in its block
+  of strings, so a piece near the border of two blocks goes to the neighbour (the SliceMember
+  messages of ``operator/composite/composite.cc`` are attributed to ``cc_implementations.cc``,
+  which comes just before it). The category follows the directory, which neighbours usually
+  share; MindSpore's source is the authority for the exact file. Only pieces attributed to the
+  front end's files are kept (``CPP_FILES``, less ``CPP_SKIP_FILES``) and only those that read as
+  a message (``looks_like_message``): at least three words and 15 characters, a phrase of an error
+  (``MESSAGE_PHRASES``), not a debug line by its look (``DEBUG_MARKERS``), not libstdc++'s or
+  pybind11's own texts. The strings do not say whether a piece is raised (``MS_EXCEPTION``,
+  ``MS_LOG(EXCEPTION)``) or only logged (``MS_LOG(DEBUG)``, ``MS_LOG(WARNING)``): the few known
+  log lines are mapped as ``internal`` with a note. The messages live in
+  ``lib/libmindspore_frontend.so`` and ``lib/libmindspore_core.so`` (the abstract values' joins
+  and the binding of call arguments); ``_c_expression*.so`` only binds them to Python, and is
+  scanned too. What the scan misses: a message whose every piece lacks an error phrase (it has
+  to be added to ``MESSAGE_PHRASES``), and messages of the operators' own infer functions
+  (``libmindspore_ops.so``), which are not the front end's.
 
 The data file (``msgraphlint/knowledge/data/frontend_errors.toml``) keeps the fields written by
 hand (``rules``, ``reason``, ``note``, ``category``, ``levels``) of every entry that is already in
