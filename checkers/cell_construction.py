@@ -13,43 +13,11 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.mindspore import (
-    PARAMETER_CLASSES, PRIMITIVE_NAMESPACE, is_mindspore_layer_class,
+    FIXED_INIT_LAYERS, NOT_PRIMITIVES, PARAMETER_CLASSES, PRIMITIVE_NAMESPACE, WEIGHTED_LAYERS,
+    is_mindspore_layer_class,
 )
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 from msgraphlint.model.reach import ReachModel
-
-# CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
-NOT_PRIMITIVES = frozenset(
-    {
-        "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder",
-        "CustomRegOp", "DataType", "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph",
-        "P2POp", "ReduceOp", "TBERegOp", "TCPStore", "Tensor", "Primitive", "PrimitiveWithInfer",
-        "PrimitiveWithCheck",
-    }
-)
-# MindSpore layers that own Parameters (mindspore.nn and mindspore.mint.nn, 2.10).
-WEIGHTED_LAYERS = frozenset(
-    {
-        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "BiDense", "Conv1d", "Conv1dTranspose",
-        "Conv2d", "Conv2dBnAct", "Conv2dTranspose", "Conv3d", "Conv3dTranspose",
-        "ConvTranspose2d", "Dense", "DenseBnAct", "Embedding", "EmbeddingExt", "EmbeddingLookup",
-        "GRU", "GRUCell", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-        "LSTM", "LSTMCell", "LayerNorm", "LayerNormExt", "Linear", "MultiFieldEmbeddingLookup",
-        "MultiheadAttention", "PReLU", "PReLUExt", "RNN", "RNNCell", "SyncBatchNorm",
-        "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-        "TransformerEncoderLayer",
-    }
-)
-
-# Of those, the layers whose weights start from fixed values (ones, zeros, 0.25) when no
-# *_init argument says otherwise: GRAPH_MODE and PyNative compute the same (probed, 2.10).
-FIXED_INIT_LAYERS = frozenset(
-    {
-        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d",
-        "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "LayerNormExt", "PReLU", "PReLUExt",
-        "SyncBatchNorm",
-    }
-)
 
 
 class CellConstructionFamily(Family):

@@ -21,7 +21,8 @@ from msgraphlint.model.attributes import (
     mutates_self,
 )
 from msgraphlint.knowledge.mindspore import (
-    CELL_CLASS, PRIMITIVE_NAMESPACE, is_mindspore_cell_name, is_tensor_function,
+    CELL_CLASS, NON_PARAMETER_CALLS, PRIMITIVE_NAMESPACE, is_mindspore_cell_name,
+    is_tensor_function,
 )
 from msgraphlint.syntax.qualnames import canonical
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
@@ -32,13 +33,6 @@ ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
 JIT_CLASS_INSTEAD = "a method of an instance built from constants"
 STATE_INSTEAD = "a local variable, or a Parameter updated with ops.assign"
-# Values that are certainly not a Parameter when stored in an attribute in __init__.
-NON_PARAMETER_CALLS = frozenset(
-    {
-        "builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.list",
-        "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
-    }
-)
 
 
 # ----- the family ----------------------------------------------------------------------------

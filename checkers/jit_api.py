@@ -15,16 +15,14 @@ from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 from msgraphlint.model.attributes import class_at, held_call_names, held_class, is_classmethod
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.knowledge.mindspore import (
-    CELL_DEFINED_AT, REMOVED_JIT_DECORATORS, TENSOR_DEFINED_AT, is_mindspore_cell_name,
+    CELL_DEFINED_AT, REMOVED_FROM_MODULES, REMOVED_JIT_DECORATORS, REMOVED_QUALIFIED,
+    TENSOR_DEFINED_AT, is_mindspore_cell_name,
 )
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 
 MS_FUNCTION_INSTEAD = "mindspore.jit"
 REMOVED_FUNCTION_NAME = "ms_function"
-# Modules `ms_function` used to be imported from, and its replacement, jit, in a version fallback.
-REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
 # MindSpore's jit-forbidden registry (mindspore.graph._utils.check_jit_forbidden_api), as data:
 # msgraphlint/knowledge/data/jit_forbidden.toml, written from the installed MindSpore by

@@ -23,10 +23,10 @@ import re
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
+from msgraphlint.knowledge.mindspore import NON_GRAPH_BUILTINS
 from msgraphlint.model.attributes import instance_attributes
 from msgraphlint.values.interpret import Known, is_known
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo, bound_names
-from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
 # ----- data --------------------------------------------------------------------------------
 

@@ -13,20 +13,9 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 
 from msgraphlint.model.attributes import held_call_names, held_class, held_object_class
-from msgraphlint.knowledge.mindspore import NN_NAMESPACE, NN_PARAMETER_NAMES
+from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS, NN_NAMESPACE, NN_PARAMETER_NAMES
 
 SET_DATA_INSTEAD = "ops.assign"
-# Tensor methods whose kernels (InplaceUniform, InplaceNormal, InplaceRandom, ...) MindSpore 2.10
-# does not register for CPU; add_, mul_, sub_, div_ and copy_ compile there and are left alone.
-INPLACE_INITIALISERS = {
-    "uniform_": "ops.rand_like or ops.uniform",
-    "normal_": "ops.randn_like or ops.normal",
-    "random_": "ops.randint_like",
-    "bernoulli_": "ops.bernoulli",
-    "exponential_": "ops.rand_like and -ops.log(1 - u) / rate",
-    "zero_": "ops.zeros_like",
-    "fill_": "ops.full_like",
-}
 
 
 class ParametersFamily(Family):

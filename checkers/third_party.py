@@ -12,21 +12,11 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import rule
-from msgraphlint.knowledge.mindspore import random_source
+from msgraphlint.knowledge.mindspore import (
+    NON_GRAPH_BUILTINS, NUMPY_REDUCTIONS, NUMPY_SCALAR_TYPES, random_source,
+)
 from msgraphlint.model.randomness import random_calls
-from msgraphlint.model.variables import NON_GRAPH_BUILTINS
 
-# np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
-NUMPY_REDUCTIONS = frozenset(
-    {"sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any", "all", "ptp"}
-)
-# Scalar constructors: `np.float32(0.5)` is a constant, not an array worth moving to __init__.
-NUMPY_SCALAR_TYPES = frozenset(
-    {
-        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-        "float16", "float32", "float64", "dtype", "finfo", "iinfo",
-    }
-)
 class ThirdPartyFamily(Family):
     name = "third-party"
 

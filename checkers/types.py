@@ -22,8 +22,8 @@ from msgraphlint.model.attributes import attribute_assignments, held_call_names,
 from msgraphlint.values.interpret import TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
-    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, VALUE_KIND_DTYPES, constexpr_gets_tensors,
-    is_layer_or_primitive, is_tensor_function, is_tensor_method,
+    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, RANGE_CALLS, VALUE_CONSTRUCTORS, VALUE_KIND_DTYPES,
+    constexpr_gets_tensors, is_layer_or_primitive, is_tensor_function, is_tensor_method,
 )
 from msgraphlint.model.compiled import NESTED_SCOPES, bind_arguments, parameter_defaults
 # What goes back to Python from a return is decided as for strict-silent's dict returns.
@@ -38,24 +38,17 @@ RANGE_INSTEAD = "a shape (x.shape[0]), a constant, or int(%s)"
 INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
 OUTPUT_INSTEAD = "return tensors only and call it inside the graph"
 JIT_CLASS_OUTPUT_INSTEAD = "return its fields (tensors, numbers) and build the object in Python"
-VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
-                      "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
-                      "mindspore.Tensor": "tensor"}
 NONE_GRAPH_INSTEAD = "return a tensor (the input, or a flag) from the graph"
 PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument"
 
 # ----- data --------------------------------------------------------------------------------
 
-RANGE_CALLS = frozenset(
-    {"builtins.range", "mindspore.ops.make_range", "mindspore.ops.functional.make_range"}
-)
 ISINSTANCE = "builtins.isinstance"
 BOOL_CALL = "builtins.bool"
 CHECKED_CALLS = RANGE_CALLS | {ISINSTANCE, BOOL_CALL}
 # `is`/`in` comparisons give Python booleans, answered while compiling even on tensors (identity,
 # membership in a tuple). Also used by the data-flow family.
 SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)  # `.any()` reads right after
-
 
 
 # Where a statement or expression between a helper's isinstance and the helper itself may keep

@@ -27,12 +27,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from .knowledge.mindspore import INPUT_DTYPES
 
-# numpy dtype names MindSpore tensors are made from (bfloat16 has no numpy dtype).
-DTYPES = frozenset({
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
-})
 SPEC = re.compile(r"^\s*(\w+)\s*\[([^\]]*)\]\s*$")
 DIM = re.compile(r"^\s*(None|\d+)\s*$")
 DEFAULT_INPUT = "float32[2,2]"
@@ -79,9 +75,9 @@ def check_spec(spec: object, where: str) -> str:
         raise SettingsError(f"{where}: input {spec!r} is not of the form dtype[d0,d1,...]"
                             " (e.g. \"float32[None,3,32,32]\")")
     dtype, dims = match.groups()
-    if dtype not in DTYPES:
+    if dtype not in INPUT_DTYPES:
         raise SettingsError(f"{where}: input {spec!r}: unknown dtype {dtype!r}"
-                            f" (known: {', '.join(sorted(DTYPES))})")
+                            f" (known: {', '.join(sorted(INPUT_DTYPES))})")
     if dims.strip() and not all(DIM.match(d) for d in dims.split(",")):
         raise SettingsError(f"{where}: input {spec!r}: each dimension must be an integer or None")
     return spec.strip()

@@ -15,6 +15,7 @@ from ..knowledge.api_binding import tensor_method_binds
 from ..knowledge.catalogue import replacement_table, rule as lookup_rule
 from ..engine.findings import Edit, Finding, Fix
 from .edits import SourceText, argument, operand
+from ..knowledge.mindspore import NUMPY_REDUCTION_METHODS, OPS_ELEMENTWISE_NAMESAKES
 
 Fixer = Callable[[Finding, SourceText], "Fix | None"]
 FIXERS: dict[str, Fixer] = {}
@@ -269,24 +270,13 @@ def _bare_uses(source: SourceText, uses: list[ast.expr]) -> bool:
 
 # ----- third-party ----------------------------------------------------------------------------------
 
-# numpy reduction -> (the Tensor method, how it spells keepdims, whether it takes an axis), as
-# MindSpore 2.10 compiles them at STRICT and LAX: sum, max and min take `keepdims`, mean, any and
-# all `keep_dims`; prod takes no axis. std and var are left out (their ddof defaults differ
-# between versions); so are amax/amin (PyNative rejects their keepdims).
-TENSOR_REDUCTIONS = {
-    "sum": ("sum", "keepdims", True), "max": ("max", "keepdims", True),
-    "min": ("min", "keepdims", True), "mean": ("mean", "keep_dims", True),
-    "any": ("any", "keep_dims", True), "all": ("all", "keep_dims", True),
-    "prod": ("prod", "", False), "product": ("prod", "", False),
-}
-
 
 @fixer("numpy-reduction-on-tensor")
 def _numpy_reduction(finding: Finding, source: SourceText) -> Fix | None:
     call = _node(finding, source, ast.Call)
     if call is None or not isinstance(call.func, ast.Attribute) or not call.args:
         return None
-    method, keepdims, takes_axis = TENSOR_REDUCTIONS.get(call.func.attr, (None, "", False))
+    method, keepdims, takes_axis = NUMPY_REDUCTION_METHODS.get(call.func.attr, (None, "", False))
     if method is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     axis = [*call.args[1:], *(k.value for k in call.keywords if k.arg == "axis")]
@@ -307,15 +297,9 @@ def _numpy_reduction(finding: Finding, source: SourceText) -> Fix | None:
                  [source.edit(source.start(call), source.end(call), text)])
 
 
-# numpy/math functions whose mindspore.ops namesake takes the same positional arguments and
-# computes the same elementwise values (seen with MindSpore 2.10).
-ELEMENTWISE = frozenset({"exp", "log", "sqrt", "abs", "tanh", "square", "maximum", "minimum",
-                         "floor", "ceil", "sigmoid", "erf"})
-
-
 @fixer("host-call-on-tensor")
 def _host_call(finding: Finding, source: SourceText) -> Fix | None:
-    return _host_call_as_ops(finding, source, ELEMENTWISE)
+    return _host_call_as_ops(finding, source, OPS_ELEMENTWISE_NAMESAKES)
 
 
 def _any_ops_counterpart(finding: Finding, source: SourceText) -> Fix | None:

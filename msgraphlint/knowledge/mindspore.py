@@ -13,6 +13,7 @@ TENSOR_CLASS = "mindspore.Tensor"
 PARAMETER_CLASS = "mindspore.Parameter"
 # Calls that build one tensor (from data, or a Parameter, which is a tensor in the graph).
 TENSOR_CONSTRUCTORS = frozenset({TENSOR_CLASS, "mindspore.tensor", PARAMETER_CLASS})
+TENSOR_CLASSES = frozenset({TENSOR_CLASS, PARAMETER_CLASS})  # mindspore.tensor is a function
 PARAMETER_CLASSES = frozenset({PARAMETER_CLASS})
 # Modules whose lower-case functions give back tensors (with NON_TENSOR_FUNCTIONS' exceptions).
 # mindspore.ops.functional, .function and .operations are all below mindspore.ops.
@@ -375,3 +376,178 @@ def is_tensor_method(name: str) -> bool:
 
     entry = load()["mindspore.Tensor"].get(name)
     return entry is not None and entry["kind"] == "function"
+
+
+# ----- what the graph knows while compiling ----------------------------------------------------
+
+# Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
+# fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
+# round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and
+# dict are graph builtins and are not listed. str/repr/format are left out: their string result
+# cannot reach a differentiated output, so at LAX they are harmless.
+NON_GRAPH_BUILTINS = frozenset(
+    {
+        "builtins.sorted", "builtins.set", "builtins.frozenset", "builtins.reversed",
+        "builtins.divmod", "builtins.hash", "builtins.chr", "builtins.ord", "builtins.bin",
+        "builtins.hex", "builtins.oct", "builtins.id",
+    }
+)
+# What makes a host value (a numpy array, a Python list) out of a variable at run time: its length
+# and shape depend on the data, unlike a tensor's, which the compiler knows.
+HOST_PACKAGES = ("numpy.", "scipy.")
+# Attributes of a host array that depend on its data (a tensor's are static).
+HOST_DATA_SIZED_ATTRIBUTES = frozenset({"shape", "size", "nbytes"})
+# Attributes of a tensor that the compiler knows statically.
+STATIC_TENSOR_ATTRIBUTES = frozenset(
+    {"shape", "dtype", "ndim", "rank", "itemsize", "nbytes", "size"}
+)
+# Calls whose result is a compile-time value even on a tensor argument.
+STATIC_CALLS = frozenset(
+    {
+        "builtins.len",
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.callable",
+        "builtins.type",
+        "builtins.hasattr",
+        "builtins.getattr",
+        "builtins.id",
+        "builtins.range",
+        "mindspore.ops.shape",
+        "mindspore.ops.rank",
+        "mindspore.ops.dtype",
+        "mindspore.ops.function.shape",
+        "mindspore.ops.functional.shape",
+        "mindspore.ops.size",
+    }
+)
+
+# Attributes a driver reads to pass a construct argument that the graph receives as a
+# compile-time constant, like the scalars, strings and tuples of them it folds (seen with 2.10; a
+# tensor, or mutable(), is an input).
+DRIVER_CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+
+# ----- names and spellings ------------------------------------------------------------------------
+
+# Public spellings that name the same object as the canonical one.
+CANONICAL_SPELLINGS = {
+    "mindspore.Cell": "mindspore.nn.Cell",
+    "mindspore.nn.cell.Cell": "mindspore.nn.Cell",
+    "mindspore.common.api.jit": "mindspore.jit",
+    "mindspore.graph.api.jit": "mindspore.jit",  # where 2.10 defines it (MindSpore's own code)
+    "mindspore.common.jit_config.JitConfig": "mindspore.JitConfig",
+    "mindspore.common.api.ms_function": "mindspore.ms_function",
+    "mindspore.common.Parameter": "mindspore.Parameter",
+    "mindspore.common.parameter.Parameter": "mindspore.Parameter",
+    "mindspore.common.Tensor": "mindspore.Tensor",
+    "mindspore.common.tensor.Tensor": "mindspore.Tensor",
+    "mindspore.jit_class": "mindspore.jit_class",
+    "mindspore.common.jit_class": "mindspore.jit_class",
+    "numpy": "numpy",
+}
+
+# Primitives whose output the compiler knows while compiling (a tuple of ints, an int, a dtype);
+# not TensorShape or DynamicShape, which return tensors.
+STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})
+
+# Modules `ms_function` used to be imported from, and its replacement, jit, in a version fallback.
+REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
+REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
+
+# ----- constructors and layers -------------------------------------------------------------------
+
+# What a call builds, as a message names it.
+VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
+                      "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
+                      "mindspore.Tensor": "tensor"}
+# The calls that make a range in compiled code (their bounds must be known while compiling).
+RANGE_CALLS = frozenset(
+    {"builtins.range", "mindspore.ops.make_range", "mindspore.ops.functional.make_range"}
+)
+
+# Values that are certainly not a Parameter when stored in an attribute in __init__.
+NON_PARAMETER_CALLS = frozenset(
+    {
+        "builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.list",
+        "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
+    }
+)
+
+# CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
+NOT_PRIMITIVES = frozenset(
+    {
+        "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder",
+        "CustomRegOp", "DataType", "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph",
+        "P2POp", "ReduceOp", "TBERegOp", "TCPStore", "Tensor", "Primitive", "PrimitiveWithInfer",
+        "PrimitiveWithCheck",
+    }
+)
+# MindSpore layers that own Parameters (mindspore.nn and mindspore.mint.nn, 2.10).
+WEIGHTED_LAYERS = frozenset(
+    {
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "BiDense", "Conv1d", "Conv1dTranspose",
+        "Conv2d", "Conv2dBnAct", "Conv2dTranspose", "Conv3d", "Conv3dTranspose",
+        "ConvTranspose2d", "Dense", "DenseBnAct", "Embedding", "EmbeddingExt", "EmbeddingLookup",
+        "GRU", "GRUCell", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+        "LSTM", "LSTMCell", "LayerNorm", "LayerNormExt", "Linear", "MultiFieldEmbeddingLookup",
+        "MultiheadAttention", "PReLU", "PReLUExt", "RNN", "RNNCell", "SyncBatchNorm",
+        "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+        "TransformerEncoderLayer",
+    }
+)
+# Of those, the layers whose weights start from fixed values (ones, zeros, 0.25) when no
+# *_init argument says otherwise: GRAPH_MODE and PyNative compute the same (probed, 2.10).
+FIXED_INIT_LAYERS = frozenset(
+    {
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d",
+        "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "LayerNormExt", "PReLU", "PReLUExt",
+        "SyncBatchNorm",
+    }
+)
+
+# Tensor methods whose kernels (InplaceUniform, InplaceNormal, InplaceRandom, ...) MindSpore 2.10
+# does not register for CPU; add_, mul_, sub_, div_ and copy_ compile there and are left alone.
+INPLACE_INITIALISERS = {
+    "uniform_": "ops.rand_like or ops.uniform",
+    "normal_": "ops.randn_like or ops.normal",
+    "random_": "ops.randint_like",
+    "bernoulli_": "ops.bernoulli",
+    "exponential_": "ops.rand_like and -ops.log(1 - u) / rate",
+    "zero_": "ops.zeros_like",
+    "fill_": "ops.full_like",
+}
+
+# ----- numpy on tensors, and what replaces it -----------------------------------------------------
+
+# np.<name>(tensor) calls tensor.<name>(axis=None, out=None): fails in MindSpore 2.10.
+NUMPY_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any", "all", "ptp"}
+)
+# Scalar constructors: `np.float32(0.5)` is a constant, not an array worth moving to __init__.
+NUMPY_SCALAR_TYPES = frozenset(
+    {
+        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float16", "float32", "float64", "dtype", "finfo", "iinfo",
+    }
+)
+
+# numpy reduction -> (the Tensor method, how it spells keepdims, whether it takes an axis), as
+# MindSpore 2.10 compiles them at STRICT and LAX: sum, max and min take `keepdims`, mean, any and
+# all `keep_dims`; prod takes no axis. std and var are left out (their ddof defaults differ
+# between versions); so are amax/amin (PyNative rejects their keepdims).
+NUMPY_REDUCTION_METHODS = {
+    "sum": ("sum", "keepdims", True), "max": ("max", "keepdims", True),
+    "min": ("min", "keepdims", True), "mean": ("mean", "keep_dims", True),
+    "any": ("any", "keep_dims", True), "all": ("all", "keep_dims", True),
+    "prod": ("prod", "", False), "product": ("prod", "", False),
+}
+# numpy/math functions whose mindspore.ops namesake takes the same positional arguments and
+# computes the same elementwise values (seen with MindSpore 2.10).
+OPS_ELEMENTWISE_NAMESAKES = frozenset({"exp", "log", "sqrt", "abs", "tanh", "square", "maximum",
+                                       "minimum", "floor", "ceil", "sigmoid", "erf"})
+
+# numpy dtype names MindSpore tensors are made from (bfloat16 has no numpy dtype).
+INPUT_DTYPES = frozenset({
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+})

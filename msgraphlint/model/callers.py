@@ -8,9 +8,9 @@ import bisect
 import re
 
 from ..knowledge.mindspore import (
-    ELEMENT_TYPES, JIT_CLASS_DECORATOR, LAYER_INPUT_BATCH, LAYER_INPUT_SPATIAL, LAYER_INPUTS,
-    NUMPY_SHAPE_ARGUMENT, NUMPY_SHAPE_KEYWORDS, TENSOR_CONSTRUCTORS, is_mindspore_cell_name,
-    returns_tensor,
+    DRIVER_CONSTANT_ATTRIBUTES, ELEMENT_TYPES, JIT_CLASS_DECORATOR, LAYER_INPUTS,
+    LAYER_INPUT_BATCH, LAYER_INPUT_SPATIAL, NUMPY_SHAPE_ARGUMENT, NUMPY_SHAPE_KEYWORDS,
+    TENSOR_CONSTRUCTORS, is_mindspore_cell_name, returns_tensor,
 )
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
@@ -129,9 +129,6 @@ def _re_exports(package: ModuleInfo, name: str, star_exports: bool) -> bool:
     return False
 
 
-# Python values a driver passes that the graph receives as compile-time constants (seen with
-# 2.10: scalars, strings and tuples of them are folded; a tensor, or mutable(), is an input).
-CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 MAX_CONSTANT_DEPTH = 8
 
 
@@ -398,7 +395,7 @@ def _driver_constant(expr: ast.expr, module: ModuleInfo, driver: ast.AST, depth:
         case ast.BinOp(left=left, right=right):
             return (_driver_constant(left, module, driver, depth + 1)
                     and _driver_constant(right, module, driver, depth + 1))
-        case ast.Attribute(attr=attr) if attr in CONSTANT_ATTRIBUTES:
+        case ast.Attribute(attr=attr) if attr in DRIVER_CONSTANT_ATTRIBUTES:
             return True
         case ast.Dict(keys=keys, values=values) if None not in keys:
             return all(_driver_constant(e, module, driver, depth + 1) for e in [*keys, *values])

@@ -15,55 +15,19 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
 
-from ..knowledge.mindspore import HOST_COPY_METHODS, VARIABLE_MAKERS
+from ..knowledge.mindspore import (
+    HOST_COPY_METHODS, HOST_DATA_SIZED_ATTRIBUTES, HOST_PACKAGES, NON_GRAPH_BUILTINS,
+    STATIC_CALLS, STATIC_TENSOR_ATTRIBUTES, VARIABLE_MAKERS,
+)
 from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names
 
-# Builtins the graph has no implementation of: on a tensor value they fail at STRICT/COMPATIBLE and
-# fall back at LAX, exactly like a library call (seen with MindSpore 2.10). len, max, min, sum, abs,
-# round, isinstance, range, zip, enumerate, map, filter, print, int, float, bool, tuple, list and
-# dict are graph builtins and are not listed. str/repr/format are left out: their string result
-# cannot reach a differentiated output, so at LAX they are harmless.
-NON_GRAPH_BUILTINS = frozenset(
-    {
-        "builtins.sorted", "builtins.set", "builtins.frozenset", "builtins.reversed",
-        "builtins.divmod", "builtins.hash", "builtins.chr", "builtins.ord", "builtins.bin",
-        "builtins.hex", "builtins.oct", "builtins.id",
-    }
-)
-# What makes a host value (a numpy array, a Python list) out of a variable at run time: its length
-# and shape depend on the data, unlike a tensor's, which the compiler knows.
-HOST_PACKAGES = ("numpy.", "scipy.")
 # Builtins whose result is a host value when their argument is one (`list(ends)`, `zip(a, b)`).
 HOST_PRESERVING_BUILTINS = frozenset(
     {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.zip", "builtins.enumerate",
      "builtins.map", "builtins.filter"}
 )
-# Attributes of a host array that depend on its data (a tensor's are static).
-DATA_SIZED_ATTRIBUTES = frozenset({"shape", "size", "nbytes"})
 # Comparisons that test identity or membership: their result is a Python bool, not tensor data.
 NOT_DATA_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
-# Attributes of a tensor that the compiler knows statically.
-STATIC_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "rank", "itemsize", "nbytes", "size"})
-# Calls whose result is a compile-time value even on a tensor argument.
-STATIC_CALLS = frozenset(
-    {
-        "builtins.len",
-        "builtins.isinstance",
-        "builtins.issubclass",
-        "builtins.callable",
-        "builtins.type",
-        "builtins.hasattr",
-        "builtins.getattr",
-        "builtins.id",
-        "builtins.range",
-        "mindspore.ops.shape",
-        "mindspore.ops.rank",
-        "mindspore.ops.dtype",
-        "mindspore.ops.function.shape",
-        "mindspore.ops.functional.shape",
-        "mindspore.ops.size",
-    }
-)
 
 
 # Names an annotation may use and still say "no tensor in here": `adapter_names: list[str]`,
@@ -372,8 +336,8 @@ class FunctionValues:
             case ast.Attribute(value=value, attr=attr):
                 if self.is_self(value):
                     return attr in self.parameter_attrs, []
-                if attr in STATIC_ATTRIBUTES:
-                    return attr in DATA_SIZED_ATTRIBUTES and self.is_host(value), []
+                if attr in STATIC_TENSOR_ATTRIBUTES:
+                    return attr in HOST_DATA_SIZED_ATTRIBUTES and self.is_host(value), []
                 return False, [value]
             case ast.Subscript(value=value, slice=index):
                 return False, [value, index]

@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from functools import lru_cache, cached_property
 from pathlib import Path
 
-from ..knowledge.mindspore import ATTRIBUTE_SETTING_METHODS, PARAMETER_CLASSES, TENSOR_CONSTRUCTORS
+from ..knowledge.mindspore import (
+    ATTRIBUTE_SETTING_METHODS, PARAMETER_CLASSES, STATIC_PRIMITIVES, TENSOR_CLASSES,
+)
 from .qualnames import ImportTable, resolve_relative
 from .source import SourceFile, content_digest, decode, os_error_reason, read_source, split_lines
 
@@ -182,11 +184,6 @@ def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> se
         modules.add(source)
         modules.update(f"{source}.{name}" for name in bound)
     return modules
-
-
-# Primitives whose output the compiler knows while compiling (a tuple of ints, an int, a dtype);
-# not TensorShape or DynamicShape, which return tensors.
-STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})
 
 
 def is_static_primitive(qualified: str | None) -> bool:
@@ -1011,4 +1008,4 @@ def _tensor_check_subject(node: ast.AST, module: "ModuleInfo") -> str | None:
 def _only_tensor_classes(node: ast.expr, module: "ModuleInfo") -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return bool(node.elts) and all(_only_tensor_classes(e, module) for e in node.elts)
-    return module.imports.qualify(node) in TENSOR_CONSTRUCTORS - {"mindspore.tensor"}
+    return module.imports.qualify(node) in TENSOR_CLASSES

@@ -9,29 +9,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+from ..knowledge.mindspore import CANONICAL_SPELLINGS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
-# Public spellings that name the same object as the canonical one.
-CANONICAL = {
-    "mindspore.Cell": "mindspore.nn.Cell",
-    "mindspore.nn.cell.Cell": "mindspore.nn.Cell",
-    "mindspore.common.api.jit": "mindspore.jit",
-    "mindspore.graph.api.jit": "mindspore.jit",  # where 2.10 defines it (MindSpore's own code)
-    "mindspore.common.jit_config.JitConfig": "mindspore.JitConfig",
-    "mindspore.common.api.ms_function": "mindspore.ms_function",
-    "mindspore.common.Parameter": "mindspore.Parameter",
-    "mindspore.common.parameter.Parameter": "mindspore.Parameter",
-    "mindspore.common.Tensor": "mindspore.Tensor",
-    "mindspore.common.tensor.Tensor": "mindspore.Tensor",
-    "mindspore.jit_class": "mindspore.jit_class",
-    "mindspore.common.jit_class": "mindspore.jit_class",
-    "numpy": "numpy",
-}
-
 
 def canonical(qualname: str) -> str:
-    return CANONICAL.get(qualname, qualname)
+    return CANONICAL_SPELLINGS.get(qualname, qualname)
 
 
 def resolve_relative(module_name: str, is_package: bool, level: int, target: str | None) -> str:
