@@ -16,7 +16,7 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
-from msgraphlint.values.interpret import TensorValue, evaluation
+from msgraphlint.values.interpret import SequenceValue, TensorValue, evaluation, is_known
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
 from msgraphlint.model.compiled import bind_arguments, is_static
 from msgraphlint.values.kinds import FunctionView
@@ -59,6 +59,8 @@ DYNAMIC_LENGTH_INSTEAD = {
     "empty": "a sequence that is not empty, or a check of len() first",
 }
 PARTIAL_INSTEAD = "each parameter given once: the rest positionally, or by the names the partial left open"
+SLICE_INSTEAD = "int bounds (int(n), len(t) // 2) or None, and a step other than zero (-1 to reverse)"
+SLICED_KINDS = (tuple, list)  # constants of these kinds the interpreter folds itself
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -116,6 +118,45 @@ class ConstantsFamily(Family):
         twice = _partial_given_twice(node, ctx)
         if twice is not None:
             ctx.report("partial-argument-given-twice", node, shown(node), *twice, PARTIAL_INSTEAD)
+
+    def visit_Subscript(self, node: ast.Subscript, ctx: FunctionContext) -> None:
+        problem = _slice_problem(node.slice, ctx)
+        if problem is None or not _sliceable(node.value, ctx):
+            return
+        if any(failure.node is node for failure in ctx.evaluation.failures):
+            return  # folded and reported as constant-operation-error
+        ctx.report("invalid-slice", node, shown(node), problem, SLICE_INSTEAD)
+
+
+def _slice_problem(index: ast.expr, ctx: FunctionContext) -> str | None:
+    """What makes the compiler refuse the slice: a bound that is a str or a float, a step of
+    zero; only from values known while compiling."""
+    if index.__class__ is ast.Slice:
+        parts = [None if p is None else ctx.evaluation.value(p) for p in (index.lower, index.upper, index.step)]
+        bounds = [p.value if p is not None and is_known(p) else _UNSEEN for p in parts]
+    else:
+        value = ctx.evaluation.value(index)
+        if not (is_known(value) and value.value.__class__ is slice):
+            return None
+        bounds = [value.value.start, value.value.stop, value.value.step]
+    for name, bound in zip(("start", "stop", "step"), bounds):
+        if bound.__class__ in (str, float):
+            return f"a {bound.__class__.__name__} {name} ({bound!r}): slice indices must be integers or bool"
+    if bounds[2].__class__ is int and bounds[2] == 0:
+        return "a step of zero"
+    return None
+
+
+_UNSEEN = object()
+
+
+def _sliceable(value: ast.expr, ctx: FunctionContext) -> bool:
+    """A tensor, tuple or list, as the engine knows it."""
+    if ctx.kinds.is_tensor(value):
+        return True
+    known = ctx.evaluation.value(value)
+    return known.__class__ in (SequenceValue, TensorValue) or (
+        is_known(known) and known.value.__class__ in SLICED_KINDS)
 
 
 def _partial_given_twice(call: ast.Call, ctx: FunctionContext) -> tuple[str, str] | None:

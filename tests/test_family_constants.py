@@ -137,3 +137,74 @@ class Net(nn.Cell):
         return partial(scale, a)(x=a, factor=2)
 """
     assert flagged(tmp_path, source, PARTIAL) == ["return partial(scale, a)(x=a, factor=2)"]
+
+
+# ----- invalid-slice ------------------------------------------------------------------------
+
+SLICE = "invalid-slice"
+
+
+@pytest.mark.parametrize("statements", [
+    "return ops.relu(a)[::0]",                                # a tensor, a step of zero
+    "return ops.relu(a)['start':]",                           # a str bound
+    "t = (a, a, a)\nreturn t[:'b']",                          # a tuple of tensors
+    "t = [a, a + 1]\nreturn t[0.5:]",                         # a list, a float bound
+    "t = [a, a + 1]\nreturn t[1::0]",
+    "y = ops.relu(a)\nreturn y[:'b':1]",
+])
+def test_a_slice_the_compiler_refuses_is_flagged(tmp_path, statements):
+    last = statements.splitlines()[-1].strip()
+    assert flagged(tmp_path, in_construct(statements), SLICE) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "return ops.relu(a)[::-1]",
+    "return ops.relu(a)[1:3:2]",
+    "return ops.relu(a)[None:True]",                          # None and bool are indices
+    "return a[::0]",                                          # not known to be a tensor
+    "d = {'a': a}\nreturn d",
+    "t = (1, 2, 3)\nreturn a * t[::0][0]",                    # folded: constant-operation-error
+])
+def test_a_slice_of_int_bounds_or_of_an_unknown_value_is_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, in_construct(statements), SLICE) == []
+
+
+def test_a_step_from_the_constructor_a_caller_or_the_driver_is_judged(tmp_path):
+    source = """
+class Strided(nn.Cell):
+    def __init__(self, step=0):
+        super().__init__()
+        self.step = step
+
+    def construct(self, a):
+        return ops.relu(a)[::self.step]
+
+def every(t, step):
+    return t[::step]
+
+class Helper(nn.Cell):
+    def construct(self, a):
+        return every(ops.relu(a), 0)
+
+class Driven(nn.Cell):
+    def construct(self, a, stop):
+        return ops.relu(a)[:stop]
+
+class Fine(nn.Cell):
+    def __init__(self, step=0):
+        super().__init__()
+        self.step = step
+
+    def construct(self, a):
+        return ops.relu(a)[::self.step]
+
+def run():
+    x = Tensor(np.ones(4, np.float32))
+    Strided()(x)
+    Helper()(x)
+    Driven()(x, "end")
+    Fine(step=2)(x)
+"""
+    # Strided's step, not Fine's (its one construction passes 2)
+    assert flagged(tmp_path, source, SLICE) == sorted([
+        "return ops.relu(a)[:stop]", "return ops.relu(a)[::self.step]", "return t[::step]"])

@@ -1791,6 +1791,8 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             return True  # a loop over a known string (or other constant)
         if node.__class__ in NEVER_FAILING:
             continue
+        if node.__class__ is ast.Slice and _may_refuse_slice(node, maybe_constant):
+            return True  # a str or float bound, a step that may be zero: refused by make_slice
         if node.__class__ is ast.Compare and all(
                 op.__class__ in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot) for op in node.ops):
             continue  # equality and identity do not raise on Python's values
@@ -1813,6 +1815,20 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             if operands and all(maybe_constant(o) for o in operands):
                 return True
     return False
+
+
+def _may_refuse_slice(node: ast.Slice, maybe_constant) -> bool:
+    """A slice the graph may refuse whatever it slices: a bound that is a str or float literal,
+    or a step that may be a known zero (an int literal other than zero is fine)."""
+    if any(part.__class__ is ast.Constant and part.value.__class__ in (str, float)
+           for part in (node.lower, node.upper, node.step)):
+        return True
+    step = node.step
+    if step is None or _harmless_arithmetic(step):
+        return False
+    if step.__class__ is ast.Constant:
+        return step.value == 0 or step.value.__class__ is not int
+    return maybe_constant(step)
 
 
 # BoolOp: `a and b` raises nothing by itself (a tensor operand is found through its
