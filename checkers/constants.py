@@ -61,6 +61,13 @@ DYNAMIC_LENGTH_INSTEAD = {
 PARTIAL_INSTEAD = "each parameter given once: the rest positionally, or by the names the partial left open"
 SLICE_INSTEAD = "int bounds (int(n), len(t) // 2) or None, and a step other than zero (-1 to reverse)"
 SLICED_KINDS = (tuple, list)  # constants of these kinds the interpreter folds itself
+SEQUENCE_OPERATOR_INSTEAD = "the operator on the tensors themselves (zip the sequences; ops.logical_and, ops.bitwise_and), or + to concatenate"
+# Operators Python does not define between two lists or tuples (probed with 2.10: each refused at
+# STRICT and LAX on sequences of tensors; @ fails otherwise, in MatMul).
+SEQUENCE_REFUSED = {
+    ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
+    ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
+}
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -126,6 +133,33 @@ class ConstantsFamily(Family):
         if any(failure.node is node for failure in ctx.evaluation.failures):
             return  # folded and reported as constant-operation-error
         ctx.report("invalid-slice", node, shown(node), problem, SLICE_INSTEAD)
+
+    def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
+        symbol = SEQUENCE_REFUSED.get(node.op.__class__)
+        if symbol is None or not (_sequence(node.left, ctx) and _sequence(node.right, ctx)):
+            return
+        if not _result_used(node, ctx) or any(f.node is node for f in ctx.evaluation.failures):
+            return  # dropped at LAX; or folded and reported as constant-operation-error
+        ctx.report("sequence-operator-error", node, shown(node), f"'{symbol}'", SEQUENCE_OPERATOR_INSTEAD)
+
+
+def _sequence(expr: ast.expr, ctx: FunctionContext) -> bool:
+    """A list or tuple of a known length, as the interpreter knows it."""
+    value = ctx.evaluation.value(expr)
+    return value.__class__ is SequenceValue or (is_known(value) and value.value.__class__ in SLICED_KINDS)
+
+
+def _result_used(node: ast.expr, ctx: FunctionContext) -> bool:
+    """Whether anything may read the operation's result: not a statement of its own, nor bound
+    to a name the function never reads."""
+    parent = ctx.values.parent(node)
+    if parent.__class__ is ast.Expr:
+        return False
+    if parent.__class__ is ast.Assign and all(t.__class__ is ast.Name for t in parent.targets):
+        names = {t.id for t in parent.targets}
+        return any(n.__class__ is ast.Name and n.id in names and n.ctx.__class__ is ast.Load
+                   for n in ctx.module.nodes(ctx.function.node))
+    return True
 
 
 def _slice_problem(index: ast.expr, ctx: FunctionContext) -> str | None:

@@ -208,3 +208,61 @@ def run():
     # Strided's step, not Fine's (its one construction passes 2)
     assert flagged(tmp_path, source, SLICE) == sorted([
         "return ops.relu(a)[:stop]", "return ops.relu(a)[::self.step]", "return t[::step]"])
+
+
+# ----- sequence-operator-error --------------------------------------------------------------
+
+SEQUENCE = "sequence-operator-error"
+
+
+@pytest.mark.parametrize("statements", [
+    "return [a, a] & [a]",
+    "return (a, a) | (a,)",
+    "return [a] ^ [a]",
+    "return (a, a) - (a,)",
+    "return (a,) * (a,)",
+    "return [1, 2] & [a]",                                    # one of them constants
+    "low = [a > 0]\nhigh = [a < 1]\nmasks = low & high\nreturn masks[0]",
+])
+def test_an_operator_python_lacks_on_two_sequences_is_flagged(tmp_path, statements):
+    lines = statements.splitlines()
+    flagged_line = next(line for line in lines if any(op in line for op in "&|^-*"))
+    assert flagged(tmp_path, in_construct(statements), SEQUENCE) == [flagged_line.strip()]
+
+
+@pytest.mark.parametrize("statements", [
+    "return [a] + [a]",                                       # concatenation
+    "return (a,) * 2",                                        # repetition
+    "return a & a",                                           # tensors
+    "unused = [a, a] & [a]\nreturn a",                        # dropped at LAX before it runs
+    "[a] & [a]\nreturn a",
+    "t = [1, 2]\nreturn a * len(t & [2])",                    # folded: constant-operation-error
+    "return (a,) @ (a,)",                                     # fails in MatMul, another error
+])
+def test_operators_python_defines_or_results_never_read_are_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, in_construct(statements), SEQUENCE) == []
+
+
+def test_sequences_from_a_caller_or_the_constructor_are_judged(tmp_path):
+    source = """
+def both(first, second):
+    return first & second
+
+class Caller(nn.Cell):
+    def construct(self, a):
+        return both([a, a], [a])
+
+class Held(nn.Cell):
+    def __init__(self, flags=(True, False)):
+        super().__init__()
+        self.flags = flags
+
+    def construct(self, a):
+        return self.flags | (a, a)
+
+def run():
+    x = Tensor(np.ones(4, np.float32))
+    Caller()(x)
+    Held()(x)
+"""
+    assert flagged(tmp_path, source, SEQUENCE) == ["return first & second", "return self.flags | (a, a)"]

@@ -1793,6 +1793,9 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             continue
         if node.__class__ is ast.Slice and _may_refuse_slice(node, maybe_constant):
             return True  # a str or float bound, a step that may be zero: refused by make_slice
+        if (node.__class__ is ast.BinOp and node.op.__class__ not in (ast.Add, ast.MatMult)
+                and _displayed_sequence(node.left, assigned) and _displayed_sequence(node.right, assigned)):
+            return True  # `[x] & [y]`: an operator Python does not define on two sequences
         if node.__class__ is ast.Compare and all(
                 op.__class__ in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot) for op in node.ops):
             continue  # equality and identity do not raise on Python's values
@@ -1829,6 +1832,14 @@ def _may_refuse_slice(node: ast.Slice, maybe_constant) -> bool:
     if step.__class__ is ast.Constant:
         return step.value == 0 or step.value.__class__ is not int
     return maybe_constant(step)
+
+
+def _displayed_sequence(node: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
+    """A list or tuple display, or a name every assignment of which is one."""
+    if node.__class__ in (ast.List, ast.Tuple):
+        return True
+    values = assigned.get(node.id) if node.__class__ is ast.Name else None
+    return bool(values) and all(v.__class__ in (ast.List, ast.Tuple) for v in values)
 
 
 # BoolOp: `a and b` raises nothing by itself (a tensor operand is found through its
