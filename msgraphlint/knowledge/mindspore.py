@@ -427,6 +427,17 @@ STATIC_CALLS = frozenset(
 # tensor, or mutable(), is an input).
 DRIVER_CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 
+# ----- the execution mode -----------------------------------------------------------------------
+
+# get_context("mode") against these tells PyNative from graph mode (PYNATIVE_MODE is 1 and
+# GRAPH_MODE 0 in every release). In PyNative a Cell's construct runs as Python, uncompiled.
+GET_CONTEXT = frozenset({"mindspore.get_context", "mindspore.context.get_context"})
+MODE_CONSTANTS = {
+    "mindspore.PYNATIVE_MODE": "pynative", "mindspore.context.PYNATIVE_MODE": "pynative",
+    "mindspore.GRAPH_MODE": "graph", "mindspore.context.GRAPH_MODE": "graph",
+}
+MODE_NUMBERS = {1: "pynative", 0: "graph"}
+
 # ----- names and spellings ------------------------------------------------------------------------
 
 # Public spellings that name the same object as the canonical one.

@@ -26,6 +26,7 @@ from ..syntax.source import content_digest
 from .branches import Branches, merge_constants, passed_constants
 from .callers import Callers, _sub_cell_classes
 from .hierarchy import ClassHierarchy
+from .modes import built_only_in_pynative
 from .summaries import Summaries
 from .variables import FunctionValues
 from .compiled import (
@@ -135,7 +136,7 @@ class ReachModel(ClassHierarchy, Callers, Branches, Summaries):
         for cls in (*module.classes.values(), *module.nested_classes):
             methods.update(id(method) for method in cls.methods.values())
             is_cell = self.is_cell(cls)
-            if is_cell:
+            if is_cell and not built_only_in_pynative(self, cls):
                 found.extend(self._cell_targets(cls))
             for method in cls.methods.values():
                 if is_cell and method.name in ROOT_METHODS:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..syntax.project import ClassInfo, ModuleInfo
+from ..syntax.project import ClassInfo, ModuleInfo, Project
 from .compiled import CompiledFunction, Construction, FunctionNode, Target
 from .variables import FunctionValues
 
@@ -22,6 +23,9 @@ Answer = TypeVar("Answer")
 
 class ProjectModel(Protocol):
     """The members of ReachModel that its own concerns and the model's helpers call."""
+
+    @property
+    def project(self) -> Project: ...
 
     def memo(self, cache: dict, key: Any, compute: Callable[[], Answer]) -> Answer: ...
 
@@ -32,6 +36,11 @@ class ProjectModel(Protocol):
     def reach(self, target: Target) -> list[CompiledFunction]: ...
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]: ...
+
+    def subclasses(self, cls: ClassInfo, near: Path) -> list[ClassInfo]: ...
+
+    def find_method(self, cls: ClassInfo, name: str,
+                    skip_self: bool = False) -> tuple[ClassInfo, FunctionNode] | None: ...
 
     def is_cell(self, cls: ClassInfo) -> bool: ...
 

@@ -1,0 +1,213 @@
+"""Code that runs only in PyNative mode, where a Cell's construct is Python and never compiled.
+
+The project says so itself: a statement that raises unless ``get_context("mode")`` is
+PYNATIVE_MODE (``if get_context("mode") != PYNATIVE_MODE: raise ValueError(...)``), written in a
+function or in a helper the function calls first, makes everything after it run in PyNative; so
+does a branch under ``if get_context("mode") == PYNATIVE_MODE:``; and so does a function that
+only such code calls. A Cell class the project builds only there is never compiled as a graph
+(issue 31: a calibration catcher whose construct raises GeneratorExit, built by a quantizer
+that demands PyNative).
+
+Precision: this only ever removes compiled roots, so every doubt keeps the class compiled: a
+use of the class that is not a call, a call site not shown to be PyNative-only, a class another
+module may build (its package exports it, or a subclass exists).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..knowledge.mindspore import GET_CONTEXT, MODE_CONSTANTS, MODE_NUMBERS
+from ..syntax.project import ClassInfo, ModuleInfo
+from .callers import _in_all, _re_exports, _scope_at
+from .compiled import FunctionNode
+from .scope import ProjectModel
+
+PYNATIVE, GRAPH = "pynative", "graph"
+MODE_WORD = b"_MODE"  # PYNATIVE_MODE / GRAPH_MODE: a file without it tests no mode by name
+MAX_CALLER_DEPTH = 4
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
+    """Whether every use of ``cls`` in the project is a call that builds it in code running only
+    in PyNative mode (and there is at least one)."""
+    return model.memo(model.table("built_only_in_pynative"), id(cls),
+                      lambda: _built_only_in_pynative(model, cls))
+
+
+def _built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
+    module = cls.module
+    if cls.scope or _in_all(module, cls.name):
+        return False
+    users = [module, *(user for path in model.project.importers_of(module.path)
+                       if model.project.mentions(path, cls.name.encode())
+                       and (user := model.project.module(path)) is not None)]
+    if not any(model.project.mentions(user.path, MODE_WORD) for user in users):
+        return False
+    if any(_re_exports(user, cls.name, False) for user in users) or model.subclasses(cls, module.path):
+        return False
+    own = {id(node) for node in module.nodes(cls.node)}
+    calls = 0
+    for user in users:
+        parents = user.parents(user.tree)
+        for node in _spellings(user).get(cls.name, ()):
+            if id(node) in own:
+                continue
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return False  # passed, stored or subclassed: built who knows where
+            if model.class_named(node, user, _scope_at(user, call)) is not cls:
+                return False
+            if not pynative_only(model, user, call):
+                return False
+            calls += 1
+    return calls > 0
+
+
+def pynative_only(model: ProjectModel, module: ModuleInfo, node: ast.AST, depth: int = 0) -> bool:
+    """Whether ``node`` runs only while the program is in PyNative mode: under a branch that
+    tests for it, after a statement of its function that raises otherwise, or in a function
+    whose every call is such code."""
+    parents = module.parents(module.tree)
+    child, parent = node, parents.get(id(node))
+    while parent is not None and not isinstance(parent, FUNCTIONS):
+        if isinstance(parent, ast.If):
+            mode = mode_tested(parent.test, module)
+            if (mode == PYNATIVE and child in parent.body) or (mode == GRAPH and child in parent.orelse):
+                return True
+        child, parent = parent, parents.get(id(parent))
+    if parent is None:
+        return False  # module level: whatever the script set before is not followed
+    function = parent
+    for statement in function.body:
+        if statement is child:
+            break
+        if _ensures_pynative(model, module, function, statement, depth):
+            return True
+    return depth < MAX_CALLER_DEPTH and _only_called_in_pynative(model, module, function, depth + 1)
+
+
+def mode_tested(test: ast.expr, module: ModuleInfo) -> str | None:
+    """PYNATIVE when ``test`` holds exactly in PyNative mode, GRAPH when exactly in graph mode
+    (``get_context("mode") != PYNATIVE_MODE``), else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = mode_tested(test.operand, module)
+        return None if inner is None else (GRAPH if inner == PYNATIVE else PYNATIVE)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, right = test.left, test.comparators[0]
+    if not _reads_mode(left, module):
+        left, right = right, left
+    if not _reads_mode(left, module):
+        return None
+    if isinstance(right, ast.Constant) and type(right.value) is int:
+        mode = MODE_NUMBERS.get(right.value)
+    else:
+        mode = MODE_CONSTANTS.get(module.imports.qualify(right) or "")
+    if mode is None:
+        return None
+    if isinstance(test.ops[0], (ast.Eq, ast.Is)):
+        return mode
+    if isinstance(test.ops[0], (ast.NotEq, ast.IsNot)):
+        return GRAPH if mode == PYNATIVE else PYNATIVE
+    return None
+
+
+def _reads_mode(node: ast.expr, module: ModuleInfo) -> bool:
+    """``get_context("mode")`` (or ``get_context(attr_key="mode")``)."""
+    if not (isinstance(node, ast.Call) and module.imports.qualify(node.func) in GET_CONTEXT):
+        return False
+    keys = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "attr_key")]
+    return len(keys) == 1 and isinstance(keys[0], ast.Constant) and keys[0].value == "mode"
+
+
+def _raises_unless_pynative(statement: ast.stmt, module: ModuleInfo) -> bool:
+    """``if <graph mode>: ... raise`` (the body always ends in a raise)."""
+    return (isinstance(statement, ast.If) and not statement.orelse
+            and mode_tested(statement.test, module) == GRAPH
+            and bool(statement.body) and isinstance(statement.body[-1], ast.Raise))
+
+
+def _ensures_pynative(model: ProjectModel, module: ModuleInfo, function: FunctionNode,
+                      statement: ast.stmt, depth: int) -> bool:
+    """A statement after which ``function`` runs only in PyNative: the check itself, or a call
+    of a helper that makes it before it can return."""
+    if _raises_unless_pynative(statement, module):
+        return True
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    callee = _callee(model, module, function, statement.value.func)
+    return callee is not None and depth < MAX_CALLER_DEPTH and _checks_first(model, *callee)
+
+
+def _checks_first(model: ProjectModel, module: ModuleInfo, function: FunctionNode) -> bool:
+    """Whether ``function`` raises unless in PyNative before any statement that may return."""
+    for statement in function.body:
+        if _raises_unless_pynative(statement, module):
+            return True
+        if any(isinstance(node, ast.Return) for node in module.nodes(statement)):
+            return False
+    return False
+
+
+def _callee(model: ProjectModel, module: ModuleInfo, function: FunctionNode,
+            func: ast.expr) -> tuple[ModuleInfo, FunctionNode] | None:
+    """The project function a call in ``function`` runs: ``self.<method>`` of its class, or a
+    function of its module."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        owner = _owner(module, function)
+        located = model.find_method(owner, func.attr) if owner is not None else None
+        return None if located is None else (located[0].module, located[1])
+    if isinstance(func, ast.Name) and func.id in module.functions:
+        return module, module.functions[func.id]
+    return None
+
+
+def _owner(module: ModuleInfo, function: FunctionNode) -> ClassInfo | None:
+    scope = module.scope_of(function)
+    if scope and isinstance(scope[-1], ast.ClassDef):
+        return module.class_info(scope[-1])
+    return None
+
+
+def _only_called_in_pynative(model: ProjectModel, module: ModuleInfo, function: FunctionNode,
+                             depth: int) -> bool:
+    """Every use of the function's name in its module and the modules importing it is a call in
+    PyNative-only code (and there is one). A method is matched by name on any receiver, which
+    may take in calls of other classes' methods of that name: those only make this say no."""
+    name = function.name
+    if name.startswith("__"):
+        return False  # dunders run from Python's own machinery
+    users = [module, *(user for path in model.project.importers_of(module.path)
+                       if model.project.mentions(path, name.encode())
+                       and (user := model.project.module(path)) is not None)]
+    calls = 0
+    for user in users:
+        parents = user.parents(user.tree)
+        for node in _spellings(user).get(name, ()):
+            if node is function:
+                continue
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return False
+            if not pynative_only(model, user, call, depth):
+                return False
+            calls += 1
+    return calls > 0
+
+
+def _spellings(module: ModuleInfo) -> dict[str, list[ast.AST]]:
+    """name -> the nodes that spell it (a Name, an attribute ``x.name``, a definition), once per
+    module."""
+    def collect(tree: ast.Module) -> dict[str, list[ast.AST]]:
+        found: dict[str, list[ast.AST]] = {}
+        for node in module.nodes(tree):
+            if isinstance(node, ast.Name):
+                found.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                found.setdefault(node.attr, []).append(node)
+            elif isinstance(node, (*FUNCTIONS, ast.ClassDef)):
+                found.setdefault(node.name, []).append(node)
+        return found
+    return module.derived("modes.spellings", module.tree, collect)
