@@ -19,7 +19,7 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import kind_of, release
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
-from msgraphlint.values.interpret import TensorValue, evaluation
+from msgraphlint.values.interpret import ArrayValue, TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, RANGE_CALLS, VALUE_CONSTRUCTORS, VALUE_KIND_DTYPES,
@@ -45,7 +45,9 @@ PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument
 
 ISINSTANCE = "builtins.isinstance"
 BOOL_CALL = "builtins.bool"
-CHECKED_CALLS = RANGE_CALLS | {ISINSTANCE, BOOL_CALL}
+GETATTR = "builtins.getattr"
+GETATTR_DEFAULT_INSTEAD = "a Tensor (built in __init__), a tuple or a number as the default"
+CHECKED_CALLS = RANGE_CALLS | {ISINSTANCE, BOOL_CALL, GETATTR}
 # `is`/`in` comparisons give Python booleans, answered while compiling even on tensors (identity,
 # membership in a tuple). Also used by the data-flow family.
 SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)  # `.any()` reads right after
@@ -107,6 +109,10 @@ class TypesFamily(Family):
         elif qualified == BOOL_CALL:
             if len(node.args) == 1 and not node.keywords:
                 self._check_truth(node.args[0], "bool()", ctx)
+        elif qualified == GETATTR:
+            if (len(node.args) == 3 and not node.keywords
+                    and ctx.evaluation.value(node.args[2]).__class__ is ArrayValue):
+                ctx.report("getattr-numpy-default", node, ast.unparse(node)[:60], GETATTR_DEFAULT_INSTEAD)
         else:
             for argument in node.args:
                 if ctx.kinds.is_tensor(argument):

@@ -21,7 +21,7 @@ HEADER = (
 TYPES = {
     "isinstance-non-type", "range-of-tensor", "tensor-index-on-tuple", "tensor-index-on-list",
     "tensor-as-bool", "function-in-output", "function-in-output-dict", "raise-in-none-graph",
-    "percent-format-of-tensor", "jit-class-in-output",
+    "percent-format-of-tensor", "jit-class-in-output", "getattr-numpy-default",
 }
 
 
@@ -582,3 +582,46 @@ class Net(nn.Cell):
 """
     found = [f for f in findings(tmp_path, source) if f.rule.symbol == "jit-class-in-output"]
     assert bool(found) is flagged
+
+
+# ----- getattr-numpy-default ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ("return getattr(self, 'scale', np.array([1.0, 2.0]))", True),
+    ("fallback = np.ones((2,), np.float32)\nreturn getattr(x, 'scale', fallback)", True),
+    ("return x * getattr(self, 'mode', np.zeros(3))[0]", True),
+    # defaults the graph takes, or not known to be an array
+    ("return getattr(self, 'scale', (1.0, 2.0))", False),
+    ("return getattr(self, 'scale', Tensor([1.0, 2.0]))", False),
+    ("return x * getattr(self, 'scale', np.float32(2.0))", False),
+    ("return getattr(self, 'scale')", False),
+    ("return getattr(self, 'scale', x)", False),
+])
+def test_getattr_with_a_numpy_default_is_flagged(tmp_path, body, flagged):
+    statements = textwrap.indent(body, " " * 8)
+    source = f"""
+import numpy as np
+
+class Net(nn.Cell):
+    def construct(self, x):
+{statements}
+"""
+    found = [f for f in findings(tmp_path, source) if f.rule.symbol == "getattr-numpy-default"]
+    assert bool(found) is flagged
+
+
+def test_a_numpy_default_a_compiled_caller_passes_is_flagged(tmp_path):
+    source = """
+import numpy as np
+
+def option(holder, default):
+    return getattr(holder, "scale", default)
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x * option(self, np.ones(2))[0]
+"""
+    found = [f for f in findings(tmp_path, source) if f.rule.symbol == "getattr-numpy-default"]
+    assert [f.line for f in found] == [10]  # the getattr in the helper
