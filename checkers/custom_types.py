@@ -18,6 +18,7 @@ from msgraphlint.model.attributes import (
     class_at,
     held_object_class,
     is_plain_class,
+    mindspore_base_parameters,
     mutates_self,
 )
 from msgraphlint.knowledge.mindspore import (
@@ -122,6 +123,8 @@ class CustomTypesFamily(Family):
             return False
         if attr in ctx.values.parameter_attrs:
             return False  # `self.w = self.w + x` on a Parameter updates graph state: fine
+        if attr in mindspore_base_parameters(ctx.model, ctx.owner):
+            return False  # a Parameter a MindSpore base makes (nn.Adam's beta1_power)
         values = attribute_assignments(ctx).get(attr, [])
         if not values and _mindspore_base_beyond_cell(ctx):
             return False  # made by a MindSpore base class (nn.Adam's beta1_power): unknown

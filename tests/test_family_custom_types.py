@@ -277,3 +277,20 @@ class Plain(nn.Cell):
         return x
 """, FAMILY)
     assert got == {("non-parameter-attribute-assign", "self.seen = x")}
+
+
+def test_an_optimizers_own_parameters_are_graph_state_and_its_other_state_is_not(tmp_path):
+    """nn.Adam makes beta1_power a Parameter (knowledge/data/cells/): updating it in construct is
+    an update of graph state (mindflow's AdaHessian); a counter of the subclass's own is not."""
+    got = findings_on_lines(tmp_path, HEADER, """
+        class Hessian(nn.Adam):
+            def __init__(self, params):
+                super().__init__(params)
+                self.calls = 0
+
+            def construct(self, gradients):
+                self.beta1_power *= self.beta1
+                self.calls += 1
+                return self.beta1_power
+        """, FAMILY)
+    assert got == {("non-parameter-attribute-assign", "self.calls += 1")}

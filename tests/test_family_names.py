@@ -4,6 +4,8 @@ snapshots of MindSpore's own lists (graph builtins, jit-forbidden registry, nn.C
 from __future__ import annotations
 
 import importlib.util
+import json
+import textwrap
 
 import pytest
 
@@ -367,3 +369,96 @@ def test_a_cell_defined_in_a_function_reads_its_closure_and_only_a_typo_is_undef
     )
     found = [(f.rule.symbol, f.args[0]) for f in check_source(tmp_path, source)]
     assert found == [("undefined-name", "offset_typo")]
+
+
+# ----- MindSpore's own Cell classes as bases (issue 31) ----------------------------------------
+
+MINDSPORE_BASES = """
+class MyAdam(nn.Adam):
+    def construct(self, gradients):
+        lr = self.get_lr()
+        return self.moment1, self.beta1_power, lr, self.{adam}
+
+class MyStep(nn.TrainOneStepCell):
+    def construct(self, *inputs):
+        loss = self.network(*inputs)
+        return loss, self.grad(self.network, self.weights)(*inputs, self.{step})
+
+class MyLoss(nn.WithLossCell):
+    def construct(self, x, y):
+        return self._loss_fn(self._backbone(x), y) * self.{loss}
+"""
+
+
+def test_an_attribute_no_mindspore_base_creates_is_reported(tmp_path):
+    """A project subclass of nn.Adam, nn.TrainOneStepCell or nn.WithLossCell has what the base's
+    __init__ chain creates (knowledge/data/cells/); anything else is missing."""
+    got = findings(tmp_path, MINDSPORE_BASES.format(adam="not_there", step="sens_missing", loss="scale"))
+    assert got == {
+        ("missing-attribute", "return self.moment1, self.beta1_power, lr, self.not_there"),
+        ("missing-attribute", "return loss, self.grad(self.network, self.weights)(*inputs, self.sens_missing)"),
+        ("missing-attribute", "return self._loss_fn(self._backbone(x), y) * self.scale"),
+    }
+
+
+def test_an_attribute_a_mindspore_base_creates_is_not_reported(tmp_path):
+    got = findings(tmp_path, MINDSPORE_BASES.format(adam="vhat", step="sens", loss="backbone_network"))
+    assert got == set()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+def test_the_cell_classes_table_agrees_with_installed_mindspore():
+    """`python -m msgraphlint.knowledge.cell_classes` rewrites the installed release's file when
+    this fails."""
+    from msgraphlint.knowledge import api_snapshot, cell_classes
+
+    current = cell_classes.take()
+    stored = cell_classes.load(api_snapshot.release(current["mindspore_version"]))
+    assert stored == json.loads(cell_classes.to_json(current))
+
+
+def test_the_cell_classes_tables_cover_every_release():
+    from msgraphlint.knowledge import api_snapshot, cell_classes
+
+    for release in api_snapshot.versions():
+        table = cell_classes.load(release)
+        assert api_snapshot.release(table["mindspore_version"]) == release
+        assert table["aliases"]["mindspore.nn.Adam"] == "mindspore.nn.optim.adam.Adam"
+        assert table["parameters"]["mindspore.nn.optim.adam.Adam"]["beta1_power"] == "beta1_power"
+        assert set(table["attributes"]).isdisjoint(table["incomplete"])
+
+
+def test_a_mindspore_base_the_table_marks_incomplete_gives_up(tmp_path):
+    """nn.SequentialCell sets attributes under computed names: its subclasses stay unread."""
+    from msgraphlint.knowledge import cell_classes
+
+    assert "mindspore.nn.layer.container.SequentialCell" in cell_classes.load()["incomplete"]
+    got = findings(tmp_path, """
+        class Stack(nn.SequentialCell):
+            def construct(self, x):
+                return x * self.anything
+        """)
+    assert got == set()
+
+
+def test_the_release_decides_what_a_mindspore_base_creates(tmp_path):
+    """nn.Optimizer set `cache_enable` until 2.7; from 2.8 it is gone."""
+    from dataclasses import replace
+
+    from msgraphlint.config import Config
+    from msgraphlint.knowledge import cell_classes
+    from msgraphlint.pipeline import new_engine
+
+    optimizer = "mindspore.nn.optim.optimizer.Optimizer"
+    assert "cache_enable" in cell_classes.load("2.7")["attributes"][optimizer]
+    assert "cache_enable" not in cell_classes.load("2.10")["attributes"][optimizer]
+    path = tmp_path / "model.py"
+    path.write_text(textwrap.dedent(HEADER) + textwrap.dedent("""
+        class MyAdam(nn.Adam):
+            def construct(self, gradients):
+                return self.cache_enable
+        """), "utf-8")
+    for release, flagged in (("2.7", False), ("2.8", True), ("2.9", True), ("2.10", True)):
+        engine = new_engine(config=replace(Config(), target_version=release))
+        found = [f for f in engine.check_file(path) if f.rule.symbol == "missing-attribute"]
+        assert bool(found) is flagged, release

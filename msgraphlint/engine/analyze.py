@@ -219,6 +219,7 @@ class Engine:
     def __post_init__(self) -> None:
         self.target_version = api_snapshot.resolve_version(self.target_version)
         self.model = ReachModel(self.project)
+        self.model.target_version = self.target_version  # MindSpore's own classes' attributes
         self._handlers: dict[type, list[Callable]] = defaultdict(list)
         self._parse_time_handlers: dict[type, list[Callable]] = defaultdict(list)
         self._cell_checks: list[Callable] = []

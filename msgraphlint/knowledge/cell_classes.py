@@ -5,7 +5,7 @@ attributes and Parameters that class's ``__init__`` chain creates. The static pa
 MindSpore, so they are read here, once per release, from an installed MindSpore by :func:`take`
 and written to ``msgraphlint/knowledge/data/cells/mindspore-<major>.<minor>.json``:
 
-- ``aliases``: public spelling -> defining class, for every public class of :data:`MODULES` that
+- ``aliases``: public spelling -> defining class, for every public class of :data:`CELL_MODULES` that
   derives from ``nn.Cell`` (``mindspore.nn.Adam`` -> ``mindspore.nn.optim.adam.Adam``); the
   defining names are keys too;
 - ``cell``: every attribute ``nn.Cell`` itself gives an instance (``dir()`` of the class and of
@@ -42,16 +42,16 @@ from importlib import resources
 from pathlib import Path
 
 from . import api_snapshot
+from .mindspore import ATTRIBUTE_SETTING_METHODS
 
 DATA = Path(__file__).resolve().parent / "data"
 FOLDER = "cells"
-MODULES = ("mindspore.nn", "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore.mint.nn", "mindspore.train")
+CELL_MODULES = ("mindspore.nn", "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore.mint.nn", "mindspore.train")
 CELL = "mindspore.nn.Cell"
 PARAMETER_CALLS = ("Parameter", "ParameterTuple")
 # Cell's containers: a key stored in one is an attribute (Cell.__getattr__ reads them).
 CONTAINERS = ("_params", "_cells", "_buffers", "_params_list", "_tensor_list")
 INSERTERS = ("insert_param_to_cell", "insert_child_to_cell", "register_buffer", "register_parameter")
-FLAG_SETTERS = ("add_flags", "add_flags_recursive")
 
 
 # --- the static path: no MindSpore -------------------------------------------------------------
@@ -256,7 +256,7 @@ class _Reader:
                 self.reasons.append(f"self.{method}(<computed name>)")
             else:
                 self.add(name, None, (method in ("insert_param_to_cell", "register_parameter"), ""))
-        elif method in FLAG_SETTERS:
+        elif method in ATTRIBUTE_SETTING_METHODS:
             for keyword in call.keywords:
                 if keyword.arg is None:
                     self.reasons.append(f"self.{method}(**...)")
@@ -339,7 +339,7 @@ def take() -> dict:
     cell_names = frozenset(snapshots.cell_attributes()["names"])
     aliases: dict[str, str] = {}
     classes: dict[str, object] = {}
-    for module_name in MODULES:
+    for module_name in CELL_MODULES:
         try:
             module = importlib.import_module(module_name)
         except ImportError:

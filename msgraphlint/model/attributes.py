@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from ..knowledge import cell_classes
 from ..knowledge.catalogue import snapshot
 from ..knowledge.mindspore import CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR
 from ..syntax.project import ClassInfo, ModuleInfo
@@ -131,6 +132,49 @@ _SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
 _SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
 
 
+def mindspore_class_attributes(model: ProjectModel, qualified: str) -> frozenset[str] | None:
+    """Every attribute an instance of a MindSpore Cell class other than nn.Cell has, for the
+    target release (knowledge/data/cells/); None when the table does not know the class or marks
+    it incomplete (setattr with a computed name, self.__dict__, ...)."""
+    if qualified in COMPLETE_BASES:
+        return None
+    version = _target_version(model)
+    found = cell_classes.attributes(qualified, version)
+    if found is None and (spelled := canonical(qualified)) != qualified:
+        found = cell_classes.attributes(spelled, version)
+    return found
+
+
+def mindspore_base_parameters(model: ProjectModel, cls: ClassInfo) -> frozenset[str]:
+    """The attributes the MindSpore bases of the class (along its project MRO) make Parameters
+    or ParameterTuples, for the target release."""
+    version = _target_version(model)
+    found: set[str] = set()
+    for klass in model.mro(cls):
+        for base in klass.node.bases:
+            qualified = klass.module.imports.qualify(base)
+            if qualified is not None and qualified not in COMPLETE_BASES:
+                found |= set(cell_classes.parameters(qualified, version)
+                             or cell_classes.parameters(canonical(qualified), version))
+    return frozenset(found)
+
+
+def mindspore_base_attributes(model: ProjectModel, cls: ClassInfo) -> frozenset[str]:
+    """What the MindSpore bases (beyond nn.Cell) of the class itself create on an instance."""
+    found: set[str] = set()
+    for base in cls.node.bases:
+        qualified = cls.module.imports.qualify(base)
+        if qualified is not None and model.resolve_class(qualified, cls.module) is None:
+            found |= mindspore_class_attributes(model, qualified) or set()
+    return frozenset(found)
+
+
+def _target_version(model: ProjectModel) -> str | None:
+    # The engine sets the release on the model (ClassHierarchy.target_version); a model built
+    # elsewhere reads the default release's table.
+    return getattr(model, "target_version", None)
+
+
 def instance_attributes(model: ProjectModel, classes: list[ClassInfo]) -> frozenset[str] | None:
     """Every attribute an instance of these classes (a class and its bases) has; None when one
     of them cannot be read completely (an external base, setattr, ``self`` handed away)."""
@@ -153,7 +197,7 @@ def _own_attributes(model: ProjectModel, cls: ClassInfo) -> frozenset[str] | Non
     names = set(cls.methods) | set(cls.self_assignments) | cls.body_names | helper_assignments(model, cls)
     if CELL_BASE in cls.base_names:
         names |= CELL_ATTRIBUTES
-    return frozenset(names)
+    return frozenset(names | mindspore_base_attributes(model, cls))
 
 
 def is_cell_itself(cls: ClassInfo) -> bool:
@@ -162,7 +206,8 @@ def is_cell_itself(cls: ClassInfo) -> bool:
 
 def complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
     """Whether every attribute of the class can be read from the project: each base is a project
-    class or nn.Cell (or object), no metaclass or class decorator but jit_class, no trick that
+    class, nn.Cell (or object), or a MindSpore Cell class whose attributes the target release's
+    table knows (nn.Adam, nn.TrainOneStepCell: knowledge/data/cells/), no metaclass or class decorator but jit_class, no trick that
     makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
     never handed to a function that could set attributes on it."""
     if cls.node.keywords:
@@ -176,8 +221,9 @@ def complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
         qualified = imports.qualify(base)
         if qualified is None:
             return False
-        if qualified not in COMPLETE_BASES and model.resolve_class(qualified, cls.module) is None:
-            return False  # an external class (nn.Dense, a library's base): its attributes are unknown
+        if (qualified not in COMPLETE_BASES and model.resolve_class(qualified, cls.module) is None
+                and mindspore_class_attributes(model, qualified) is None):
+            return False  # an external class (a library's base, a MindSpore class the table does not know)
     segment = "\n".join(cls.module.source.lines[cls.node.lineno - 1 : cls.node.end_lineno])
     if any(trick in segment for trick in ATTRIBUTE_TRICKS):
         return False
@@ -266,6 +312,10 @@ def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ProjectMode
         owner = cls.module.imports.qualify(call.func.value)
         if owner in COMPLETE_BASES:
             return True  # nn.Cell.__init__(self)
+        if (owner is not None and model.resolve_class(owner, cls.module) is None
+                and mindspore_class_attributes(model, owner) is not None
+                and owner in {cls.module.imports.qualify(base) for base in cls.node.bases}):
+            return True  # nn.Adam.__init__(self, ...) of a base the table reads
         if owner is not None and (base := model.resolve_class(owner, cls.module)) is not None:
             return base in model.mro(cls)  # Base.method(self): Base is read too
     return False

@@ -8,7 +8,7 @@ import ast
 import operator
 
 from ..syntax.project import bound_names
-from .attributes import complete_class
+from .attributes import complete_class, mindspore_base_attributes
 from .compiled import (
     CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter, is_static,
     parameter_defaults,
@@ -281,6 +281,8 @@ class Branches:
         # The costlier questions last, asked only of attributes that would fold.
         if not all(complete_class(self, cls) for cls in classes):
             return None
+        if any(attr in mindspore_base_attributes(self, cls) for cls in classes):
+            return None  # a MindSpore base (nn.Adam, TrainOneStepCell) sets it too
         if any(attr in sub.self_assignments for cls in classes
                for sub in self.subclasses(cls, cls.module.path)):
             return None

@@ -16,6 +16,10 @@ from .compiled import MAX_BASE_DEPTH, CompiledFunction
 class ClassHierarchy:
     """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
 
+    # The MindSpore release whose own Cell classes' attributes a project class inherits
+    # (knowledge/cell_classes; the engine sets its --target-version); None: the default release.
+    target_version: str | None = None
+
     def resolve_class(self, qualified: str, near: ModuleInfo, depth: int = 0) -> ClassInfo | None:
         """The project class a qualified name denotes, following re-exports (cached)."""
         return self.memo(

@@ -20,3 +20,14 @@ class MissingLayer(nn.Cell):
 
     def construct(self, x):
         return self.act(self.dense(x))  # expect: missing-attribute
+
+
+class ScaledLoss(nn.WithLossCell):
+    """A subclass of a MindSpore Cell class has what that class's __init__ creates
+    (nn.WithLossCell: _backbone, _loss_fn; knowledge/data/cells/), and nothing else."""
+
+    def __init__(self):
+        super().__init__(nn.Dense(2, 2, weight_init="ones", bias_init="zeros"), nn.MSELoss())
+
+    def construct(self, x, label):
+        return self._loss_fn(self._backbone(x), label) * self.loss_scale  # expect: missing-attribute
