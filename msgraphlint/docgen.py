@@ -187,7 +187,8 @@ def _code(text: str) -> str:
 
 def _mapping(message: frontend_errors.Message) -> str:
     if message.rules:
-        return ", ".join(f"[{symbol}](rules/{symbol}.md)" for symbol in message.rules)
+        links = ", ".join(f"[{symbol}](rules/{symbol}.md)" for symbol in message.rules)
+        return links + (f"; {message.note}" if message.note else "")
     return f"{message.reason}" + (f": {message.note}" if message.note else "")
 
 

@@ -23,7 +23,9 @@ Two sources:
   library. That is a guess, not a fact: an object file's path string can sit anywhere in its block
   of strings, so a piece near the border of two blocks goes to the neighbour (the SliceMember
   messages of ``operator/composite/composite.cc`` are attributed to ``cc_implementations.cc``,
-  which comes just before it). The category follows the directory, which neighbours usually
+  which comes just before it; the jit-forbidden API message, "Failed to compile in GRAPH_MODE
+  because the ... is not supported in 'construct'", to ``load_mindir.cc``, which is scanned for
+  that reason). The category follows the directory, which neighbours usually
   share; MindSpore's source is the authority for the exact file. Only pieces attributed to the
   front end's files are kept (``CPP_FILES``, less ``CPP_SKIP_FILES``) and only those that read as
   a message (``looks_like_message``): at least three words and 15 characters, a phrase of an error
@@ -198,13 +200,15 @@ def python_messages(package: Path) -> list[dict]:
 
 # --- the C++ front end --------------------------------------------------------------------------
 
-LIBRARIES = ("lib/libmindspore_frontend.so", "lib/libmindspore_core.so", "_c_expression*.so")
+LIBRARIES = ("lib/libmindspore_frontend.so", "lib/libmindspore_core.so", "lib/libmindspore_common.so",
+             "_c_expression*.so")
 # The front end's files (paths below mindspore/, older releases spell pipeline/jit for
 # frontend/jit). Pipeline actions, executors, caches, parallel, PIJit and the backend are not the
 # graph syntax's front end.
 CPP_FILES = re.compile(
-    r"(frontend|pipeline)/jit/(ps/)?(parse/|static_analysis/|fallback\.cc|validator\.cc)"
-    r"|frontend/operator/(composite/|cc_implementations\.cc)"
+    r"(frontend|pipeline)/jit/(ps/)?(parse/|static_analysis/|fallback\.cc|validator\.cc|load_mindir\.cc)"
+    r"|frontend/operator/(composite/|cc_implementations\.cc|ops_front_infer_function\.cc)"
+    r"|utils/operator/primitive_utils\.cc"
     r"|frontend/optimizer/fallback_rewriter\.cc"
     r"|core/abstract/(abstract_value|abstract_join|abstract_function)\.cc"
     r"|core/ir/func_graph_extends\.cc")
@@ -216,7 +220,7 @@ MESSAGE_PHRASES = re.compile(
     r"[Oo]nly support|not callable|has no attribute|out of range|requires|[Nn]o active|"
     r"JIT_SYNTAX_LEVEL|jit_syntax_level|[Ff]ailed to|is not an? |[Dd]o not support|"
     r"does not support|inconsistent|mismatch|at least|at most|not found|is not|"
-    r"[Uu]nexpected|not be|can only|[Bb]ut got|[Ii]llegal|Join Failed|number of provided")
+    r"[Uu]nexpected|not be|can only|[Bb]ut got|[Ii]llegal|Join Failed|number of provided|Miss argument|Failed calling")
 DEBUG_MARKERS = re.compile(
     r"^(Start|End|Begin|Finish|Process|Parse ast|Resolve |Get |Set |Add |Found |Record |Skip )"
     r"|node:$|debug|\bfg:|func_graph:?$|->|\bptr\b|nullptr|\[\w+\] |CNode|ValueNode|FuncGraph\b|"
@@ -230,13 +234,20 @@ def _strings(data: bytes, least: int = 6):
         yield match.group().decode("ascii")
 
 
+# Pieces too short for the three-word test that open a message users see.
+SHORT_MESSAGES = {"Failed calling"}
+
+
 def looks_like_message(text: str) -> bool:
+    if text.strip() in SHORT_MESSAGES:
+        return True
     words = text.split()
     return (len(words) >= 3 and len(text.strip()) >= 15 and bool(MESSAGE_PHRASES.search(text))
             and not DEBUG_MARKERS.search(text.strip()))
 
 
 def cpp_messages(package: Path) -> list[dict]:
+    """The message pieces of the front end's files, each with the file it is attributed to."""
     found: dict[str, dict] = {}
     for pattern in LIBRARIES:
         for library in sorted(package.glob(pattern)):
