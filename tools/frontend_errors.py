@@ -408,7 +408,8 @@ def installed() -> tuple[Path, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when a message of this MindSpore is missing")
+                        help="write nothing; exit 1 when a message of this MindSpore is missing from the"
+                        " data, or the data holds one for this release that it no longer has")
     parser.add_argument("--data", type=Path, default=DATA)
     args = parser.parse_args(argv)
     package, release = installed()
@@ -419,11 +420,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"MindSpore {release}: {len(found)} messages"
           f" ({sources['python']} Python, {sources['c++']} C++)")
     if args.check:
-        known = {e["id"] for e in data.get("message", []) if release in e.get("releases", [])}
+        known = {e["id"]: e for e in data.get("message", []) if release in e.get("releases", [])}
+        found_ids = {e["id"] for e in found}
         missing = [e for e in found if e["id"] not in known]
+        stale = [e for entry_id_, e in known.items() if entry_id_ not in found_ids]
         for entry in missing:
             print(f"missing: {entry['id']} {entry['where']}: {entry['message']}")
-        return 1 if missing else 0
+        for entry in stale:
+            print(f"not found any more: {entry['id']} {entry['where']}: {entry['message']}")
+        return 1 if missing or stale else 0
     for entry in added:
         print(f"added: {entry['id']} {entry['where']}: {entry['message']}")
     for entry in removed:
