@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.syntax.project import ClassInfo
+from msgraphlint.model.attributes import attribute_assignments
+from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
 
 SORTED = "builtins.sorted"
@@ -160,6 +161,33 @@ class SyntaxFamily(Family):
         if (sorting and isinstance(key, ast.Name) and key.id in ctx.values.nested_functions
                 and not self._inside_reported_definition(node, ctx)):
             ctx.report("nested-function-as-sort-key", key, key.id)
+        self._check_held_lambda(node, ctx)
+
+    def _check_held_lambda(self, node: ast.Call, ctx: FunctionContext) -> None:
+        """``self.fn(x)`` where ``self.fn`` is a lambda written outside the compiled code: the
+        parser reads its source again from the lambda's first line, and needs that line to be the
+        lambda, alone or as the whole value of an assignment (2.10, every level)."""
+        func, indexed = node.func, False
+        if func.__class__ is ast.Subscript:
+            func, indexed = func.value, True
+        if not (func.__class__ is ast.Attribute and ctx.is_self(func.value)):
+            return
+        if id(node) in ctx.model.unevaluated_nodes(ctx.function):
+            return  # never resolved: the parser reads a held lambda only where it is called
+        held = attribute_assignments(ctx).get(func.attr)
+        if not held:
+            return
+        found = []
+        for module, value in held:
+            lambdas = ([value] if value.__class__ is ast.Lambda and not indexed else
+                       list(value.elts) if indexed and value.__class__ in (ast.List, ast.Tuple) else [])
+            problems = [_lambda_unreadable(lam, module) for lam in lambdas
+                        if lam.__class__ is ast.Lambda]
+            if not lambdas or len(problems) != len(lambdas) or None in problems:
+                return  # something else may be held, or a lambda the parser reads
+            found.extend(problems)
+        where, problem = found[0]
+        ctx.report("lambda-not-on-own-line", node, ast.unparse(func), where, problem)
 
     def visit_Expr(self, node: ast.Expr, ctx: FunctionContext) -> None:
         self._check_change_of_call_result(node.value, ctx)
@@ -322,3 +350,24 @@ def _inside_handler(node: ast.AST, ctx: FunctionContext) -> bool:
             return True
         parent = ctx.values.parent(parent)
     return False
+
+
+def _lambda_unreadable(lam: ast.Lambda, module: ModuleInfo) -> tuple[str, str] | None:
+    """(where the lambda is, why MindSpore's parser cannot read it back from its first line), or
+    None where it can or where it is not known: a lambda on the line of a ``def`` (a default), or
+    a lambda on the first line of a statement whose value is something else (a call's argument,
+    a tuple, a list, a conditional expression)."""
+    parents = module.parents(module.tree)
+    child, parent = lam, parents.get(id(lam))
+    while parent is not None and not isinstance(parent, ast.stmt):
+        child, parent = parent, parents.get(id(parent))
+    where = f"{module.path.name}:{lam.lineno}"
+    if parent is None or parent.lineno != lam.lineno:
+        return None  # starts a line of its own inside the statement: not judged
+    if parent.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and child.__class__ is ast.arguments:
+        return where, "a default on the line of its def"
+    if parent.__class__ in (ast.Assign, ast.AnnAssign, ast.Expr):
+        if parent.value is lam:
+            return None
+        return where, f"on a line whose statement's value is a {parent.value.__class__.__name__}, not the lambda"
+    return None

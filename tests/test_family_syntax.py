@@ -454,3 +454,100 @@ def test_sort_keys_and_in_place_changes_the_parser_rejects_and_their_siblings_it
                 return x * sorted([3, 1, 2], key=nested)[0]
     """), "net.py")
     assert "host-call-on-tensor" not in {f.rule.symbol for f in every}
+
+
+# ----- lambda-not-on-own-line ---------------------------------------------------------------
+
+HELD = """
+class Holder(nn.Cell):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def construct(self, x):
+        return self.fn(x)
+"""
+
+
+def lambda_findings(tmp_path, body: str) -> list[int]:
+    return [line for symbol, line in findings(tmp_path, body) if symbol == "lambda-not-on-own-line"]
+
+
+def test_a_lambda_default_on_the_def_line_is_flagged_at_the_call(tmp_path):
+    assert lambda_findings(tmp_path, """
+        class Scaled(nn.Cell):
+            def __init__(self, act=lambda v: v * 2):
+                super().__init__()
+                self.act = act
+
+            def construct(self, x):
+                return self.act(x)
+
+        def build():
+            return Scaled()
+        """) == [8]
+
+
+def test_a_default_given_a_def_by_every_construction_is_not_flagged(tmp_path):
+    assert lambda_findings(tmp_path, """
+        def double(v):
+            return v * 2
+
+        class Scaled(nn.Cell):
+            def __init__(self, act=lambda v: v * 2):
+                super().__init__()
+                self.act = act
+
+            def construct(self, x):
+                return self.act(x)
+
+        def build():
+            return Scaled(double)
+        """) == []
+
+
+def test_a_lambda_passed_as_an_argument_or_held_in_a_list_is_flagged(tmp_path):
+    assert lambda_findings(tmp_path, HELD + """
+class Listed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fns = [lambda v: v * 3]
+
+    def construct(self, x):
+        return self.fns[0](x)
+
+def build():
+    net = Holder(fn=lambda v: v + 1)
+    return net, Listed()
+""") == [8, 16]
+
+
+def test_a_lambda_that_is_the_whole_value_of_an_assignment_is_not_flagged(tmp_path):
+    assert lambda_findings(tmp_path, HELD + """
+class Own(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fn = lambda v: v * 3
+
+    def construct(self, x):
+        return self.fn(x)
+
+def build():
+    square = lambda v: v * v
+    return Holder(square), Holder(
+        lambda v: v - 1), Own()
+""") == []
+
+
+def test_a_held_lambda_of_unknown_constructions_is_not_judged(tmp_path):
+    # No construction in the project: what `fn` holds is not known.
+    assert lambda_findings(tmp_path, HELD) == []
+
+
+def test_a_construction_passing_something_else_is_not_judged(tmp_path):
+    assert lambda_findings(tmp_path, HELD + """
+def build(other):
+    first = Holder(lambda v: v + 1)
+    second = Holder(other)
+    return first, second
+""") == []
