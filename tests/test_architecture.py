@@ -113,6 +113,29 @@ def test_no_import_cycle():
     assert cycles == []
 
 
+def _engine_sources(*folders: str) -> list[Path]:
+    return [path for folder in folders for path in sorted((ROOT / "msgraphlint" / folder).rglob("*.py"))]
+
+
+@pytest.mark.parametrize("path", _engine_sources("values", "model"), ids=lambda p: p.name)
+def test_values_and_model_say_what_they_return(path):
+    """No ``-> object``: a compile-time value is a ``Value`` (values/domain.py), a variable's
+    shape a ``Variability``, a literal a ``Literal`` (model/compiled.py)."""
+    untyped = [node.name for node in ast.walk(ast.parse(path.read_text("utf-8")))
+               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and node.returns is not None and "object" in ast.unparse(node.returns).split(" | ")]
+    assert untyped == []
+
+
+def test_every_compile_time_value_is_a_value():
+    """The value domain is closed: every class of values/domain.py derives from Value."""
+    from msgraphlint.values import domain
+
+    classes = [c for c in vars(domain).values() if isinstance(c, type) and c.__module__ == domain.__name__
+               and c not in (domain.Value, domain.FailureKind)]
+    assert classes and all(issubclass(c, domain.Value) for c in classes)
+
+
 def test_confirm_and_fix_do_not_import_each_other():
     """--confirm proves fixes (confirm/fixes.py imports fix/); the fixers know nothing of it."""
     assert sorted(t for m, targets in GRAPH.items() if m.startswith("msgraphlint.fix")

@@ -80,6 +80,70 @@ def test_the_knowledge_layer_is_the_only_home_of_its_facts():
     assert again == {}
 
 
+OUTSIDE_KNOWLEDGE = [path for path in SOURCES if "knowledge" not in path.relative_to(ROOT).parts]
+
+
+def _literal_strings(node: ast.AST) -> list[str] | None:
+    """The string members of a set, tuple, list or dict literal (its keys and values), bare or
+    inside frozenset(...)/set(...)/tuple(...); None for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, COLLECTIONS):
+        members = node.elts
+    elif isinstance(node, ast.Dict):
+        members = [*node.keys, *node.values]
+    else:
+        return None
+    return [m.value for m in members if isinstance(m, ast.Constant) and isinstance(m.value, str)]
+
+
+def _api_names() -> set[str]:
+    """Every name of MindSpore's API snapshot (default release): functions, classes, Tensor
+    methods and attributes."""
+    from msgraphlint.knowledge import api_snapshot
+
+    return {name for key, table in api_snapshot.load().items()
+            if key.startswith("mindspore") and isinstance(table, dict) for name in table}
+
+
+def test_no_qualified_mindspore_name_is_listed_outside_knowledge():
+    """A collection that names ``mindspore.<something>`` is a MindSpore fact: it lives in
+    msgraphlint/knowledge/ (one table per fact), wherever the code that reads it is."""
+    found = sorted(
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in OUTSIDE_KNOWLEDGE
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if any(s.startswith("mindspore.") for s in _literal_strings(node) or ())
+    )
+    assert found == [], "move the table to msgraphlint/knowledge/ and import it"
+
+
+def test_no_table_of_mindspore_api_names_outside_knowledge():
+    """A table of three or more names, most of which (four in five) MindSpore's API has (a
+    Tensor method, a layer of mindspore.nn, a function of ops, in the API snapshot), is a
+    MindSpore fact even when its names are short: `{"Dense", "Conv2d", ...}`."""
+    api_names = _api_names()
+    found = []
+    for path in OUTSIDE_KNOWLEDGE:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+                continue
+            members = _literal_strings(node.value) or []
+            known = [m for m in members if m in api_names]
+            if len(members) >= 3 and len(known) * 5 >= len(members) * 4:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert sorted(found) == [], "move the table to msgraphlint/knowledge/ and import it"
+
+
+def test_the_table_detectors_find_a_table_in_a_family():
+    """The two checks above are not vacuous: each finds a table written the way families used to."""
+    api_names = _api_names()
+    qualified = ast.parse('CALLS = frozenset({"builtins.int", "mindspore.Tensor"})').body[0].value
+    short = ast.parse('LAYERS = frozenset({"Dense", "Conv2d", "LayerNorm"})').body[0].value
+    assert any(s.startswith("mindspore.") for s in _literal_strings(qualified))
+    assert all(name in api_names for name in _literal_strings(short))
+
+
 def test_mint_is_a_tensor_module_everywhere():
     for spelled in ("mindspore.mint.sum", "mindspore.ops.sum", "mindspore.ops.functional.relu",
                     "mindspore.numpy.tanh", "mindspore.Tensor", "mindspore.tensor"):

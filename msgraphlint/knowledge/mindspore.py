@@ -457,6 +457,10 @@ CANONICAL_SPELLINGS = {
     "numpy": "numpy",
 }
 
+# MindSpore functions the compiler folds on constant arguments, checking them as it folds
+# (values/interpret.py implements each by name).
+FOLDED_OPERATIONS = {"mindspore.ops.functional.tuple_div": "tuple_div"}
+
 # Primitives whose output the compiler knows while compiling (a tuple of ints, an int, a dtype);
 # not TensorShape or DynamicShape, which return tensors.
 STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})

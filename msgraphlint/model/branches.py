@@ -10,7 +10,7 @@ import operator
 from ..syntax.project import bound_names
 from .attributes import complete_class, mindspore_base_attributes
 from .compiled import (
-    CallEdge, CompiledFunction, FunctionNode, bind_arguments, first_parameter, is_static,
+    CallEdge, CompiledFunction, FunctionNode, Literal, bind_arguments, first_parameter, is_static,
     parameter_defaults,
 )
 
@@ -21,10 +21,14 @@ def _only_raises(body: list[ast.stmt]) -> bool:
         isinstance(statement, (ast.Return, ast.Break, ast.Continue)) for statement in body)
 
 
-_NOT_A_LITERAL = object()
+class _NotALiteral:
+    __slots__ = ()
 
 
-def _literal(expr: ast.expr | None) -> object:
+_NOT_A_LITERAL = _NotALiteral()
+
+
+def _literal(expr: ast.expr | None) -> Literal | _NotALiteral:
     """The value of a literal argument (``False``, ``"eval"``, ``-1``), else _NOT_A_LITERAL."""
     match expr:
         case ast.Constant(value=value):

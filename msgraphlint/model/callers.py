@@ -15,7 +15,7 @@ from ..knowledge.mindspore import (
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
 from .compiled import (
-    Construction, FunctionNode, Target, bind_arguments, first_parameter, parameter_defaults,
+    Construction, FunctionNode, Literal, Target, bind_arguments, first_parameter, parameter_defaults,
 )
 from .scope import ProjectModel
 
@@ -989,7 +989,7 @@ class Callers:
         return [sub for owner in self.mro(cls) for value in owner.self_assignments.get(attr, ())
                 if isinstance(value, ast.Call) for sub in self._project_cells_built(value, owner)]
 
-    def _init_literal(self, cls: ClassInfo, owner: ClassInfo, argument: ast.expr | None) -> object:
+    def _init_literal(self, cls: ClassInfo, owner: ClassInfo, argument: ast.expr | None) -> Literal:
         """A constructor argument's value: a literal, or a parameter of the class's own
         ``__init__`` that the project's construction (or its default) gives a literal."""
         if argument is None:

@@ -16,6 +16,11 @@ MAX_BASE_DEPTH = 32
 
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+# Which of a value may be a graph variable (or a host value made from one): one answer for the
+# whole value, or one per element of a returned tuple (``return x, (h, w)``: [True, [False, False]]).
+Variability = bool | list["Variability"]
+# A Python value as ast.literal_eval gives it (a constructor's literal argument, a flag's default).
+Literal = bool | int | float | complex | str | bytes | None | tuple | list | dict | set
 
 
 @dataclass(frozen=True, eq=False)

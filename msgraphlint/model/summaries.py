@@ -7,7 +7,9 @@ import ast
 
 from ..syntax.project import ClassInfo, ModuleInfo, construct_without_self
 from .variables import FunctionValues
-from .compiled import CompiledFunction, FunctionNode, Target, _nearest_scope, bind_arguments, is_static
+from .compiled import (
+    CompiledFunction, FunctionNode, Target, Variability, _nearest_scope, bind_arguments, is_static,
+)
 
 
 def _own_nodes(module: ModuleInfo, function: FunctionNode, kinds: tuple[type, ...]) -> list[ast.AST]:
@@ -35,19 +37,19 @@ def is_generator(module: ModuleInfo, function: FunctionNode) -> bool:
     return bool(_own_nodes(module, function, (ast.Yield, ast.YieldFrom)))
 
 
-def _join_returns(returns: list[ast.Return], judge) -> object:
+def _join_returns(returns: list[ast.Return], judge) -> Variability:
     """``judge`` of what the returns give back, per element of returned tuples, joined."""
     return _join_kinds([_element_kinds(r.value, judge) for r in returns])
 
 
-def _element_kinds(value: ast.expr, judge) -> object:
+def _element_kinds(value: ast.expr, judge) -> Variability:
     """``judge(value)``, or a list of those per element when ``value`` is a tuple display."""
     if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
         return [_element_kinds(element, judge) for element in value.elts]
     return judge(value)
 
 
-def _join_kinds(kinds: list[object]) -> object:
+def _join_kinds(kinds: list[Variability]) -> Variability:
     """What several returns give back together: a variable wherever one of them may."""
     if all(kind is False for kind in kinds):
         return False
@@ -80,7 +82,7 @@ class Summaries:
                 compiled.module, compiled.node, call, caller),
         )
 
-    def return_kinds(self, compiled: CompiledFunction, attr: str) -> object:
+    def return_kinds(self, compiled: CompiledFunction, attr: str) -> Variability:
         """What ``self.<attr>(...)`` gives back in ``compiled``: False when every return is a
         compile-time value even with every parameter a variable (a helper returning a shape),
         a list of those per element when every return is a tuple of one length (a sub-Cell's
@@ -92,7 +94,7 @@ class Summaries:
         return self.memo(self._returns_by_attr, (id(cls), attr),
                          lambda: self._callee_return_kinds(cls, attr))
 
-    def _callee_return_kinds(self, cls: ClassInfo, attr: str) -> object:
+    def _callee_return_kinds(self, cls: ClassInfo, attr: str) -> Variability:
         callee = self.find_method(cls, attr)
         if callee is None and (sub := self.attribute_class(cls, attr)) is not None and self.is_cell(sub):
             callee = self.find_method(sub, "construct")
@@ -108,7 +110,7 @@ class Summaries:
         finally:
             self._returns_pending.discard(key)
 
-    def _find_return_kinds(self, owner: ClassInfo, node: FunctionNode) -> object:
+    def _find_return_kinds(self, owner: ClassInfo, node: FunctionNode) -> Variability:
         returns = known_returns(owner.module, node)
         if returns is None:
             return True
@@ -127,7 +129,7 @@ class Summaries:
         return _join_returns(returns, values.element_variables)
 
     def call_returns(self, module: ModuleInfo, node: FunctionNode, call: ast.Call,
-                     caller: FunctionValues) -> tuple[object, object] | None:
+                     caller: FunctionValues) -> tuple[Variability, Variability] | None:
         """What a project function called as ``call`` in ``node`` gives back, given which of its
         parameters the call passes variables to (``caller`` says): (which of it may be a
         variable, which of it is a host value made from one), each True, False, or a list per
@@ -152,7 +154,7 @@ class Summaries:
             self._call_pending.discard(key)
 
     def _find_call_returns(self, module: ModuleInfo, node: FunctionNode,
-                           variables: frozenset[str]) -> tuple[object, object]:
+                           variables: frozenset[str]) -> tuple[Variability, Variability]:
         returns = known_returns(module, node)
         if returns is None or is_generator(module, node):
             return True, False

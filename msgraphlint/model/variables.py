@@ -20,6 +20,7 @@ from ..knowledge.mindspore import (
     STATIC_CALLS, STATIC_TENSOR_ATTRIBUTES, VARIABLE_MAKERS,
 )
 from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names
+from .compiled import Variability
 
 # Builtins whose result is a host value when their argument is one (`list(ends)`, `zip(a, b)`).
 HOST_PRESERVING_BUILTINS = frozenset(
@@ -146,7 +147,8 @@ class FunctionValues:
         static_attrs: frozenset[str] = frozenset(),
         tensor_attrs: frozenset[str] = frozenset(),
         returns: Callable[[str], object] | None = None,
-        call_returns: Callable[[ast.Call, "FunctionValues"], tuple | None] | None = None,
+        call_returns: Callable[[ast.Call, "FunctionValues"], tuple[Variability, Variability] | None]
+        | None = None,
     ):
         """``variable_params``: the parameters that receive variables (None: all of them, as for
         construct and jit functions, whose parameters are the graph's inputs). ``call_returns``:
@@ -218,7 +220,7 @@ class FunctionValues:
             kinds = self.is_host(value)
         yield from _names_by_kind(target, kinds, _bound_names)
 
-    def _call_returned(self, call: ast.Call) -> tuple | None:
+    def _call_returned(self, call: ast.Call) -> tuple[Variability, Variability] | None:
         """call_returns' answer for ``call``; None when it is no project function's call."""
         if self.call_returns is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
             return None
@@ -228,7 +230,7 @@ class FunctionValues:
             return None  # a parameter or a function defined here: not followed
         return self.call_returns(call, self)
 
-    def _host_returned(self, call: ast.Call) -> object:
+    def _host_returned(self, call: ast.Call) -> Variability | None:
         found = self._call_returned(call)
         return None if found is None else found[1]
 
@@ -263,7 +265,7 @@ class FunctionValues:
                 return self._host_returned(node) is True, []
         return False, []
 
-    def element_variables(self, value: ast.expr) -> object:
+    def element_variables(self, value: ast.expr) -> Variability:
         """Which of a returned value may be a variable: per element of what a method or project
         function called here gives back (``return _forward(self, x)`` returning ``x, (h, w)``),
         else ``is_variable``."""
@@ -275,7 +277,7 @@ class FunctionValues:
                 return found[0]
         return self.is_variable(value)
 
-    def _returned(self, value: ast.expr | None) -> object:
+    def _returned(self, value: ast.expr | None) -> Variability:
         if not isinstance(value, ast.Call):
             return True
         if isinstance(value.func, ast.Attribute) and self.is_self(value.func.value):

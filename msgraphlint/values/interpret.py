@@ -32,110 +32,19 @@ import operator
 import re
 from dataclasses import dataclass, field
 
-from ..knowledge.mindspore import (DTYPE_MODULES, ELEMENT_TYPES, TENSOR_CLASS as TENSOR_NAME,
-                                   VARIABLE_MAKERS)
+from ..knowledge.mindspore import (DTYPE_MODULES, ELEMENT_TYPES, FOLDED_OPERATIONS,
+                                   TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS)
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import MAX_CONSTANT_DEPTH, driver_context, only_read, single_assignment
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.variables import function_syntax
+from .domain import (  # the families import these from here too
+    UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue, SequenceValue, TensorValue,
+    Value, VariableScalar, VariableSequence, element_count,
+)
 
-# ----- values -----------------------------------------------------------------------------
-
-
-class _Unknown:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN = _Unknown()
-
-
-@dataclass(frozen=True, slots=True)
-class Known:
-    value: object
-
-
-@dataclass(frozen=True, slots=True)
-class TensorValue:
-    constant: bool  # built from constants inside the graph, not an input
-    dtype: str | None = None  # "float32", "int64", ... where the construction says
-    shape: tuple[int, ...] | None = None
-    # Elements it has at least, where the shape is not known: Tensor([0, n]) holds two or more.
-    at_least: int = 0
-    # How many dimensions, where the sizes are not all known: Tensor(shape=(1, c, h, w), init=...).
-    ndim: int | None = None
-
-    @property
-    def rank(self) -> int | None:
-        return len(self.shape) if self.shape is not None else self.ndim
-
-    @property
-    def elements(self) -> int | None:
-        """How many elements it holds, or at least holds; None when nothing is known."""
-        count = element_count(self.shape)
-        return count if count is not None else (self.at_least or None)
-
-
-@dataclass(frozen=True, slots=True)
-class ArrayValue:
-    """A numpy array built from constants (np.ones((2, 2)), np.array([1, 2]))."""
-
-    dtype: str | None
-    shape: tuple[int, ...] | None
-
-
-def element_count(shape: tuple[int, ...] | None) -> int | None:
-    if shape is None:
-        return None
-    count = 1
-    for size in shape:
-        count *= size
-    return count
-
-
-@dataclass(frozen=True, slots=True)
-class SequenceValue:
-    """A list or tuple whose length is known but not every element (``[x]`` of a tensor a
-    driver passes)."""
-
-    kind: type  # list or tuple
-    length: int
-    # Each element's value, where the display that built it is at hand (for element types).
-    elements: tuple[object, ...] | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class VariableSequence:
-    """A list or tuple made dynamic-length by ``mutable(seq, True)``: the graph leaves its length
-    to run time, so all its elements have one abstract type (``element_type``)."""
-
-    kind: type  # list or tuple
-    element: tuple | None  # the element type; None when it has no element or it is not known
-    empty: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class VariableScalar:
-    """A scalar made a graph variable by ``mutable(3)``: its value is decided at run time."""
-
-    kind: type  # int, float or bool
-
-
-@dataclass(frozen=True, slots=True)
-class ObjectValue:
-    """An object every attribute of which is known: an instance of a project class read
-    completely (a Cell, a jit_class, a plain class) or a namedtuple with its fields. Reading any
-    other attribute is rejected while compiling, at every level (probed with 2.10: getattr on a
-    Cell or jit_class instance, a namedtuple's missing field)."""
-
-    name: str
-    attributes: frozenset[str]
-    cell: bool = False  # an instance of a Cell: no parameter of a Python primitive (str.format)
-    fixed: bool = False  # a namedtuple: no attribute can be added to it (setattr fails)
 
 
 # What every namedtuple has besides its fields.
@@ -143,23 +52,6 @@ NAMEDTUPLE_ATTRIBUTES = frozenset(dir(tuple)) | {"_asdict", "_replace", "_fields
                                                  "_field_defaults"}
 NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
 NAMEDTUPLE_BASE = "typing.NamedTuple"
-
-
-@dataclass(frozen=True, slots=True)
-class Builtin:
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """An operation the compiler rejects while folding it."""
-
-    node: ast.AST
-    kind: str  # "operation" | "attribute" | "arity" | "join" | "tensor-bool"
-    error: str  # the exception Python (and the compiler) raises
-    detail: str  # its message
-    subject: str = ""  # for attributes: the type of the value and the attribute read
-    attribute: str = ""
 
 
 # Bounds: no value grows past these (a 20,000-term expression, "a" * 10**9, 2 ** 10**9).
@@ -236,7 +128,7 @@ def is_known(value: object) -> bool:
     return value.__class__ is Known
 
 
-def element_type(value: object) -> tuple | None:
+def element_type(value: Value) -> tuple | None:
     """The abstract type the graph gives a value held in a sequence, its value aside: ``("int",)``,
     a tensor's dtype and shape, a tuple's length and element types (probed with 2.10: int, bool
     and float differ, and so do tensors of another dtype or shape). None where not known."""
@@ -259,7 +151,7 @@ def element_type(value: object) -> tuple | None:
     return None
 
 
-def element_types(value: object) -> list[tuple | None] | None:
+def element_types(value: Value) -> list[tuple | None] | None:
     """The element type of every element of a sequence value (empty for an empty one); None
     when it is no sequence whose elements are known."""
     cls = value.__class__
@@ -311,7 +203,7 @@ def small(value: object, depth: int = 0, budget: list[int] | None = None) -> boo
 SCALARS = (bool, float, type(None))
 
 
-def known(value: object) -> object:
+def known(value: object) -> Value:
     cls = value.__class__
     if cls in SCALARS or (cls is int and value.bit_length() <= MAX_INT_BITS):
         return Known(value)
@@ -360,14 +252,14 @@ class Evaluation:
     """The values the compiler folds in one compiled function, and what fails while folding."""
 
     # id(expr) -> Known / TensorValue / ArrayValue / Builtin (unknown values are left out)
-    values: dict[int, object] = field(default_factory=dict)
+    values: dict[int, Value] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     # (node, attribute) for every attribute read of a value known to be a tensor
     tensor_lookups: list[tuple[ast.AST, str]] = field(default_factory=list)
     # parameter -> the value every call passes it (a root's Python driver), where known
-    parameters: dict[str, object] = field(default_factory=dict)
+    parameters: dict[str, Value] = field(default_factory=dict)
 
-    def value(self, node: ast.AST) -> object:
+    def value(self, node: ast.AST) -> Value:
         return self.values.get(id(node), UNKNOWN)
 
 
@@ -380,23 +272,23 @@ class Interpreter:
         self._locals: frozenset[str] | None = None
         self.scope = self.module.scope_of(compiled.node)
         self._failed: set[int] = set()
-        self._free: dict[str, object] = {}
-        self._self_attributes: dict[str, object] = {}
+        self._free: dict[str, Value] = {}
+        self._self_attributes: dict[str, Value] = {}
         self._self_name: str | None = None
 
     # ----- statements ---------------------------------------------------------------------
 
     def run(self) -> Evaluation:
-        env: dict[str, object] = dict(self.parameters())
+        env: dict[str, Value] = dict(self.parameters())
         self.result.parameters = {name: value for name, value in env.items() if value is not UNKNOWN}
         self.block(self.compiled.node.body, env)
         return self.result
 
-    def parameters(self) -> dict[str, object]:
+    def parameters(self) -> dict[str, Value]:
         node = self.compiled.node
         args = node.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        values: dict[str, object] = {arg.arg: UNKNOWN for arg in every}
+        values: dict[str, Value] = {arg.arg: UNKNOWN for arg in every}
         if self.compiled.is_root:
             target = self.compiled.target
             arguments = self.model.driver_arguments(target)
@@ -414,14 +306,14 @@ class Interpreter:
             values.update(passed_values(self.model, self.compiled))
         return values
 
-    def block(self, body: list[ast.stmt], env: dict[str, object]) -> bool:
+    def block(self, body: list[ast.stmt], env: dict[str, Value]) -> bool:
         """Evaluate statements in order; False once the block cannot go on (return, raise)."""
         for stmt in body:
             if not self.statement(stmt, env):
                 return False
         return True
 
-    def statement(self, stmt: ast.stmt, env: dict[str, object]) -> bool:
+    def statement(self, stmt: ast.stmt, env: dict[str, Value]) -> bool:
         match stmt:
             case ast.Assign(targets=targets, value=value):
                 result = self.expr(value, env)
@@ -491,7 +383,7 @@ class Interpreter:
                 self.forget(stmt, env)
         return True
 
-    def branches(self, bodies: list[list[ast.stmt]], env: dict[str, object]) -> None:
+    def branches(self, bodies: list[list[ast.stmt]], env: dict[str, Value]) -> None:
         """Both sides of an if the compiler cannot decide: a name keeps its value only where
         every side that goes on agrees."""
         outcomes = []
@@ -506,7 +398,7 @@ class Interpreter:
             first = values[0]
             env[name] = first if all(_same(first, v) for v in values[1:]) else UNKNOWN
 
-    def forget(self, stmt: ast.AST, env: dict[str, object]) -> None:
+    def forget(self, stmt: ast.AST, env: dict[str, Value]) -> None:
         for name in self.module.derived("changed names", stmt, self._changed_names):
             env[name] = UNKNOWN
 
@@ -529,14 +421,14 @@ class Interpreter:
                 names.update(bound_names(node))
         return frozenset(names)
 
-    def forget_base(self, target: ast.expr, env: dict[str, object]) -> None:
+    def forget_base(self, target: ast.expr, env: dict[str, Value]) -> None:
         """``l[0] = v`` or ``d.x = v``: the container named at the base may have changed."""
         while isinstance(target, (ast.Subscript, ast.Attribute)):
             target = target.value
         if isinstance(target, ast.Name):
             env[target.id] = UNKNOWN
 
-    def bind(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
+    def bind(self, target: ast.expr, value: Value, env: dict[str, Value]) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -553,7 +445,7 @@ class Interpreter:
         else:
             self.forget_base(target, env)
 
-    def truth(self, test: ast.expr, env: dict[str, object]) -> bool | None:
+    def truth(self, test: ast.expr, env: dict[str, Value]) -> bool | None:
         value = self.expr(test, env)
         if is_known(value):
             try:
@@ -564,7 +456,7 @@ class Interpreter:
 
     # ----- expressions --------------------------------------------------------------------
 
-    def expr(self, node: ast.expr, env: dict[str, object], depth: int = 0) -> object:
+    def expr(self, node: ast.expr, env: dict[str, Value], depth: int = 0) -> Value:
         cls = node.__class__
         if cls is ast.Name:  # most expressions: no handler call
             value = env[node.id] if node.id in env else self.name(node.id, env)
@@ -580,7 +472,7 @@ class Interpreter:
             self.result.values[id(node)] = value
         return value
 
-    def _sequence(self, node: ast.Tuple | ast.List, env, depth) -> object:
+    def _sequence(self, node: ast.Tuple | ast.List, env, depth) -> Value:
         values = [self.expr(e, env, depth + 1) for e in node.elts]
         if all(is_known(v) for v in values):
             items = [v.value for v in values]
@@ -591,7 +483,7 @@ class Interpreter:
         return SequenceValue(tuple if node.__class__ is ast.Tuple else list, len(node.elts),
                              tuple(values))
 
-    def _dict(self, node: ast.Dict, env, depth) -> object:
+    def _dict(self, node: ast.Dict, env, depth) -> Value:
         pairs = [(self.expr(k, env, depth + 1) if k is not None else UNKNOWN,
                   self.expr(v, env, depth + 1)) for k, v in zip(node.keys, node.values)]
         if all(is_known(k) and is_known(v) for k, v in pairs):
@@ -601,15 +493,15 @@ class Interpreter:
                 return UNKNOWN  # an unhashable key: Python's own error, not folded here
         return UNKNOWN
 
-    def _binop(self, node: ast.BinOp, env, depth) -> object:
+    def _binop(self, node: ast.BinOp, env, depth) -> Value:
         return self.binary(node, type(node.op), self.expr(node.left, env, depth + 1),
                            self.expr(node.right, env, depth + 1))
 
-    def _unaryop(self, node: ast.UnaryOp, env, depth) -> object:
+    def _unaryop(self, node: ast.UnaryOp, env, depth) -> Value:
         value = self.expr(node.operand, env, depth + 1)
         return self.apply(node, UNARY[type(node.op)], value) if is_known(value) else UNKNOWN
 
-    def _boolop(self, node: ast.BoolOp, env, depth) -> object:
+    def _boolop(self, node: ast.BoolOp, env, depth) -> Value:
         """`a and b`: b is not evaluated once a known a decides (`k in d and d[k] > 0`)."""
         results = []
         stops_on = node.op.__class__ is ast.Or  # `or` stops at a true operand, `and` at a false one
@@ -627,10 +519,10 @@ class Interpreter:
             return results[-1]
         return UNKNOWN
 
-    def _compare(self, node: ast.Compare, env, depth) -> object:
+    def _compare(self, node: ast.Compare, env, depth) -> Value:
         return self.compare(node, node.left, node.ops, node.comparators, env, depth)
 
-    def _ifexp(self, node: ast.IfExp, env, depth) -> object:
+    def _ifexp(self, node: ast.IfExp, env, depth) -> Value:
         truth = self.truth(node.test, env)
         if truth is not None:
             return self.expr(node.body if truth else node.orelse, env, depth + 1)
@@ -638,16 +530,16 @@ class Interpreter:
         self.expr(node.orelse, env, depth + 1)
         return UNKNOWN
 
-    def _subscript(self, node: ast.Subscript, env, depth) -> object:
+    def _subscript(self, node: ast.Subscript, env, depth) -> Value:
         return self.subscript(node, self.expr(node.value, env, depth + 1),
                               self.expr(node.slice, env, depth + 1))
 
-    def _slice(self, node: ast.Slice, env, depth) -> object:
+    def _slice(self, node: ast.Slice, env, depth) -> Value:
         parts = [self.expr(p, env, depth + 1) if p is not None else Known(None)
                  for p in (node.lower, node.upper, node.step)]
         return Known(slice(*(p.value for p in parts))) if all(is_known(p) for p in parts) else UNKNOWN
 
-    def _attribute(self, node: ast.Attribute, env, depth) -> object:
+    def _attribute(self, node: ast.Attribute, env, depth) -> Value:
         if self.is_self(node.value):
             return self.self_attribute(node.attr)
         base = node.value
@@ -658,15 +550,15 @@ class Interpreter:
                 return Known(MODULE_CONSTANTS[qualified])
         return self.attribute(node, self.expr(node.value, env, depth + 1), node.attr)
 
-    def _call(self, node: ast.Call, env, depth) -> object:
+    def _call(self, node: ast.Call, env, depth) -> Value:
         return self.call(node, env, depth)
 
-    def _namedexpr(self, node: ast.NamedExpr, env, depth) -> object:
+    def _namedexpr(self, node: ast.NamedExpr, env, depth) -> Value:
         result = self.expr(node.value, env, depth + 1)
         env[node.target.id] = result
         return result
 
-    def _inner_values(self, node: ast.AST, env, depth) -> object:
+    def _inner_values(self, node: ast.AST, env, depth) -> Value:
         """Starred, f-strings: their parts are evaluated (for failures), the whole is unknown."""
         for item in (node.values if node.__class__ is ast.JoinedStr else [node.value]):
             self.expr(item, env, depth + 1)
@@ -678,7 +570,7 @@ class Interpreter:
             self._locals = frozenset(self.model.values(self.compiled).local_names)
         return self._locals
 
-    def name(self, name: str, env: dict[str, object]) -> object:
+    def name(self, name: str, env: dict[str, Value]) -> Value:
         if name in env:
             return env[name]
         if name in self.locals:
@@ -687,7 +579,7 @@ class Interpreter:
             self._free[name] = self.free_name(name)
         return self._free[name]
 
-    def free_name(self, name: str) -> object:
+    def free_name(self, name: str) -> Value:
         """A closure's or the module's constant, bound once and never declared global."""
         for enclosing in reversed(self.scope):
             if isinstance(enclosing, ast.ClassDef):
@@ -720,7 +612,7 @@ class Interpreter:
             self._self_name = self.model.values(self.compiled).self_name or ""
         return node.id == self._self_name
 
-    def self_attribute(self, attr: str) -> object:
+    def self_attribute(self, attr: str) -> Value:
         """``self.attr`` set once, in ``__init__``, to a constant and never elsewhere (nor by
         other files): the compiler reads it as that constant."""
         if attr in self._self_attributes:
@@ -794,14 +686,14 @@ class Interpreter:
                 return False
         return True
 
-    def passed_value(self, passed: list) -> object:
+    def passed_value(self, passed: list) -> Value:
         """The one value every construction passes (``Net(data)`` in a driver), else unknown."""
         values = [self.driver_value(site.expr, (site.module, site.function), 0)
                   if site.function is not None else self.constant(site.expr, 0) for site in passed]
         first = values[0]
         return first if all(value == first for value in values[1:]) else UNKNOWN
 
-    def instance_of(self, call: ast.expr, module: ModuleInfo, function: ast.AST | None) -> object:
+    def instance_of(self, call: ast.expr, module: ModuleInfo, function: ast.AST | None) -> Value:
         """What ``call``, written in ``function`` (None: at module level) of ``module``, builds
         when it is an object whose attributes are all known (ObjectValue), else unknown."""
         if call.__class__ is not ast.Call:
@@ -836,13 +728,13 @@ class Interpreter:
     def module_externally_set(self) -> frozenset[str]:
         return self.model.project.externally_set(self.module.path)
 
-    def slice_constant(self, call: ast.Call) -> object:
+    def slice_constant(self, call: ast.Call) -> Value:
         parts = [self.constant(a, 0) for a in call.args]
         if not call.keywords and 1 <= len(parts) <= 3 and all(is_known(p) for p in parts):
             return Known(slice(*(p.value for p in parts)))
         return UNKNOWN
 
-    def constant(self, expr: ast.expr, depth: int) -> object:
+    def constant(self, expr: ast.expr, depth: int) -> Value:
         """A constant expression written outside the function (a closure's or module's)."""
         if depth > MAX_CONSTANT_DEPTH:
             return UNKNOWN
@@ -867,7 +759,7 @@ class Interpreter:
                         return UNKNOWN
         return UNKNOWN
 
-    def driver_value(self, expr: ast.expr, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
+    def driver_value(self, expr: ast.expr, driver: tuple[ModuleInfo, ast.AST], depth: int) -> Value:
         """What a plain-Python caller passes: a constant, or a tensor it builds."""
         module, function = driver
         if depth > MAX_CONSTANT_DEPTH:
@@ -898,7 +790,7 @@ class Interpreter:
 
     # ----- operations ---------------------------------------------------------------------
 
-    def fail(self, node: ast.AST, kind: str, error: BaseException, subject: str = "",
+    def fail(self, node: ast.AST, kind: FailureKind, error: BaseException, subject: str = "",
              attribute: str = "") -> None:
         if id(node) in self._failed:
             return
@@ -907,16 +799,16 @@ class Interpreter:
         self.result.failures.append(
             Failure(node, kind, type(error).__name__, detail, subject, attribute))
 
-    def apply(self, node: ast.AST, function, *values: object) -> object:
+    def apply(self, node: ast.AST, function, *values: Known) -> Value:
         try:
             return known(function(*[copy.deepcopy(v.value) for v in values]))
         except REPORTED_ERRORS as error:
-            self.fail(node, "operation", error)
+            self.fail(node, FailureKind.OPERATION, error)
         except Exception:  # noqa: BLE001 - anything else (overflow, recursion): not judged
             pass
         return UNKNOWN
 
-    def binary(self, node: ast.AST, op: type, left: object, right: object) -> object:
+    def binary(self, node: ast.AST, op: type, left: Value, right: Value) -> Value:
         if op is ast.Add and VariableSequence in (left.__class__, right.__class__):
             return self.sequence_add(node, left, right)
         if not (is_known(left) and is_known(right)) or _too_big(op, left.value, right.value):
@@ -931,15 +823,15 @@ class Interpreter:
                 and not INT64_MIN <= result.value <= INT64_MAX):
             spelled = ast.unparse(node) if isinstance(node, ast.expr) else "the operation"
             if op in INT64_CHECKED:
-                self.fail(node, "operation", INT64_CHECKED[op](
+                self.fail(node, FailureKind.OPERATION, INT64_CHECKED[op](
                     f"the int64 result of {spelled} overflows (the graph computes Python ints as"
                     " int64)"))
             elif op in INT64_WRAPPED:
-                self.fail(node, "wraps", OverflowError(f"{spelled} = {result.value} in Python"))
+                self.fail(node, FailureKind.WRAPS, OverflowError(f"{spelled} = {result.value} in Python"))
             return UNKNOWN
         return result
 
-    def compare(self, node, left, ops, comparators, env, depth) -> object:
+    def compare(self, node, left, ops, comparators, env, depth) -> Value:
         current = self.expr(left, env, depth + 1)
         values = [self.expr(c, env, depth + 1) for c in comparators]
         result = True
@@ -958,7 +850,7 @@ class Interpreter:
             current = right
         return Known(result)
 
-    def tensor_bool_operator(self, node: ast.BoolOp, results: list[object]) -> None:
+    def tensor_bool_operator(self, node: ast.BoolOp, results: list[Value]) -> None:
         """``x and y`` with a tensor ``x`` is ``y if x else x``: x becomes a Python bool (one
         element only), and the two results are joined (same kind and dtype only)."""
         first = results[0]
@@ -968,59 +860,59 @@ class Interpreter:
         if count is not None and count > 1:
             size = f"of shape {first.shape}" if first.shape is not None else \
                 f"of {count} or more elements"
-            self.fail(node, "tensor-bool", ValueError(f"a tensor {size} has no single truth value"))
+            self.fail(node, FailureKind.TENSOR_BOOL, ValueError(f"a tensor {size} has no single truth value"))
             return
         if first.constant:
             return  # its truth is folded while compiling: no join
         for other in results[1:]:
             if is_known(other) and not isinstance(other.value, (tuple, list, dict)):
                 kind = type(other.value).__name__
-                self.fail(node, "join", TypeError(f"a tensor and a Python {kind}"))
+                self.fail(node, FailureKind.JOIN, TypeError(f"a tensor and a Python {kind}"))
                 return
             if (other.__class__ is TensorValue and first.dtype and other.dtype
                     and first.dtype != other.dtype):
-                self.fail(node, "join", TypeError(
+                self.fail(node, FailureKind.JOIN, TypeError(
                     f"a {first.dtype} tensor and a {other.dtype} tensor"))
                 return
 
-    def subscript(self, node: ast.Subscript, value: object, index: object) -> object:
+    def subscript(self, node: ast.Subscript, value: Value, index: Value) -> Value:
         if index.__class__ is VariableScalar and (
                 (value.__class__ is VariableSequence and value.empty)
                 or (value.__class__ is SequenceValue and not value.length)
                 or (is_known(value) and type(value.value) in (tuple, list) and not value.value)):
-            self.fail(node, "dynamic-length", ValueError(
+            self.fail(node, FailureKind.DYNAMIC_LENGTH, ValueError(
                 "an index decided at run time cannot get an item of an empty sequence"),
                 subject="empty")
             return UNKNOWN
         if value.__class__ is TensorValue and is_known(index) and isinstance(index.value, slice):
             bounds = (index.value.start, index.value.stop, index.value.step)
             if any(b is not None and type(b) not in (int, bool) for b in bounds):
-                self.fail(node, "operation", TypeError(
+                self.fail(node, FailureKind.OPERATION, TypeError(
                     f"slice indices of a tensor must be integers or None, not {index.value}"))
             return UNKNOWN
         if is_known(value) and is_known(index) and isinstance(value.value, CONSTANT_TYPES):
             return self.apply(node, operator.getitem, value, index)
         return UNKNOWN
 
-    def attribute(self, node: ast.AST, receiver: object, attr: str) -> object:
+    def attribute(self, node: ast.AST, receiver: Value, attr: str) -> Value:
         if receiver.__class__ is TensorValue:
             self.result.tensor_lookups.append((node, attr))
         elif receiver.__class__ is ObjectValue:
             if attr not in receiver.attributes and not attr.startswith("__"):
-                self.fail(node, "attribute", AttributeError(
+                self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                     f"'{receiver.name}' object has no attribute '{attr}'"), receiver.name, attr)
         elif is_known(receiver) and isinstance(receiver.value, CONSTANT_TYPES):
             if not hasattr(receiver.value, attr):
                 kind = type(receiver.value).__name__
-                self.fail(node, "attribute", AttributeError(
+                self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                     f"'{kind}' object has no attribute '{attr}'"), kind, attr)
         elif receiver.__class__ is SequenceValue and not hasattr(receiver.kind, attr):
             kind = receiver.kind.__name__
-            self.fail(node, "attribute", AttributeError(
+            self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                 f"'{kind}' object has no attribute '{attr}'"), kind, attr)
         return UNKNOWN
 
-    def call(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+    def call(self, node: ast.Call, env: dict[str, Value], depth: int) -> Value:
         func = node.func
         if self.makes_variable(func):
             return self.variable(node, env, depth)
@@ -1107,13 +999,13 @@ class Interpreter:
             spelled = func.__class__ is ast.Name and imports.names.get(func.id) in VARIABLE_MAKERS
         return spelled and imports.qualify(func) in VARIABLE_MAKERS
 
-    def variable(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+    def variable(self, node: ast.Call, env: dict[str, Value], depth: int) -> Value:
         """``mutable(data)``, ``mutable(data, True)``."""
         args = [self.expr(a, env, depth + 1) for a in node.args]
         for keyword in node.keywords:
             self.expr(keyword.value, env, depth + 1)
         if any(k.arg == "dynamic_len" for k in node.keywords):
-            self.fail(node, "dynamic-length", TypeError(
+            self.fail(node, FailureKind.DYNAMIC_LENGTH, TypeError(
                 "mutable() in compiled code takes dynamic_len positionally only: the keyword "
                 "reaches it as a keyword argument, not a bool"), subject="keyword")
             return UNKNOWN
@@ -1122,7 +1014,7 @@ class Interpreter:
         dynamic = len(args) == 2 and is_known(args[1]) and args[1].value is True
         return self.made_variable(node, args[0], dynamic)
 
-    def driver_variable(self, expr: ast.Call, driver: tuple[ModuleInfo, ast.AST], depth: int) -> object:
+    def driver_variable(self, expr: ast.Call, driver: tuple[ModuleInfo, ast.AST], depth: int) -> Value:
         """``mutable(...)`` in the Python code that calls the graph (a keyword is fine there)."""
         if not expr.args or len(expr.args) > 2 or any(a.__class__ is ast.Starred for a in expr.args):
             return UNKNOWN
@@ -1135,7 +1027,7 @@ class Interpreter:
         data = self.driver_value(expr.args[0], driver, depth + 1)
         return self.made_variable(None, data, bool(dynamic) and dynamic[0].value is True)
 
-    def made_variable(self, node: ast.Call | None, data: object, dynamic: bool) -> object:
+    def made_variable(self, node: ast.Call | None, data: Value, dynamic: bool) -> Value:
         """What ``mutable(data[, dynamic])`` makes; a display of mixed types fails in the graph
         (node given), and is not judged in the Python code that calls it."""
         if not dynamic:
@@ -1154,13 +1046,13 @@ class Interpreter:
             return VariableSequence(kind, None)
         if len(set(types)) > 1:
             if node is not None:
-                self.fail(node, "dynamic-sequence", ValueError(
+                self.fail(node, FailureKind.DYNAMIC_SEQUENCE, ValueError(
                     f"a dynamic-length {kind.__name__} holds elements of one type, not "
                     f"{_listed(types)}"))
             return UNKNOWN
         return VariableSequence(kind, types[0])
 
-    def sequence_add(self, node: ast.AST, left: object, right: object) -> object:
+    def sequence_add(self, node: ast.AST, left: Value, right: Value) -> Value:
         """``a + b`` where one side is a dynamic-length sequence: the result is one too."""
         sides = [element_types(left), element_types(right)]
         kinds = {v.kind if v.__class__ is not Known else type(v.value) for v in (left, right)
@@ -1172,14 +1064,14 @@ class Interpreter:
             return VariableSequence(kinds.pop(), None)
         if len(set(types)) > 1:
             dynamic = left if left.__class__ is VariableSequence else right
-            self.fail(node, "dynamic-sequence", TypeError(
+            self.fail(node, FailureKind.DYNAMIC_SEQUENCE, TypeError(
                 f"a dynamic-length {dynamic.kind.__name__} of {describe_type(dynamic.element)} cannot "
                 f"be joined with elements of {_listed([t for t in types if t != dynamic.element])}"))
             return UNKNOWN
         return VariableSequence(kinds.pop(), types[0] if types else None, empty=not types)
 
-    def item_assignment(self, stmt: ast.Assign, target: ast.Subscript, value: object,
-                        env: dict[str, object]) -> None:
+    def item_assignment(self, stmt: ast.Assign, target: ast.Subscript, value: Value,
+                        env: dict[str, Value]) -> None:
         """``a[i] = v`` and ``a[i:j] = vs`` on a dynamic-length list, or at a variable index."""
         base = self.expr(target.value, env)
         index = target.slice
@@ -1209,32 +1101,32 @@ class Interpreter:
             return
         where = ("a dynamic-length list" if base.__class__ is VariableSequence
                  else "a list whose position is decided at run time")
-        self.fail(stmt, "dynamic-sequence", TypeError(
+        self.fail(stmt, FailureKind.DYNAMIC_SEQUENCE, TypeError(
             f"{what} must have the one element type of {where}; here {_listed(types)}"))
 
     def variable_sequence_method(self, node: ast.Call, receiver: VariableSequence, attr: str,
-                                 args: list[object]) -> None:
+                                 args: list[Value]) -> None:
         if attr == "extend" and receiver.kind is list:
-            self.fail(node, "dynamic-length", RuntimeError(
+            self.fail(node, FailureKind.DYNAMIC_LENGTH, RuntimeError(
                 "list.extend does not support a dynamic-length list"), subject="extend")
         elif attr in ("append", "insert") and receiver.kind is list and args and not node.keywords:
             entering = element_type(args[-1])
             if receiver.element is not None and entering is not None and entering != receiver.element:
-                self.fail(node, "dynamic-sequence", TypeError(
+                self.fail(node, FailureKind.DYNAMIC_SEQUENCE, TypeError(
                     f"list.{attr} must add an element of the dynamic-length list's one type, "
                     f"{describe_type(receiver.element)}, not {describe_type(entering)}"))
 
-    def dynamic_length_input(self, node: ast.Call, name: str, inputs: list[object]) -> None:
+    def dynamic_length_input(self, node: ast.Call, name: str, inputs: list[Value]) -> None:
         """map, zip and enumerate refuse a dynamic-length input."""
         if any(v.__class__ is VariableSequence for v in inputs):
-            self.fail(node, "dynamic-length", RuntimeError(
+            self.fail(node, FailureKind.DYNAMIC_LENGTH, RuntimeError(
                 f"{name}() does not take a dynamic-length input in graph mode"), subject="builtin")
 
-    def value_of(self, node: ast.expr) -> object:
+    def value_of(self, node: ast.expr) -> Value:
         """The value already evaluated for a node (keywords are evaluated with their call)."""
         return self.result.value(node)
 
-    def range_fits(self, node: ast.Call, bounds: list[object]) -> bool:
+    def range_fits(self, node: ast.Call, bounds: list[Value]) -> bool:
         """make_range walks the range in int64 and fails when a step passes its limits."""
         if not all(type(b) is int for b in bounds):
             return True  # Python's own TypeError follows
@@ -1245,7 +1137,7 @@ class Interpreter:
             return True
         if any(not INT64_MIN <= b <= INT64_MAX for b in bounds) or (
                 past is not None and not INT64_MIN <= past <= INT64_MAX):
-            self.fail(node, "operation", ValueError(
+            self.fail(node, FailureKind.OPERATION, ValueError(
                 "walking the range overflows int64 (the graph's make_range counts in int64)"))
             return False
         return True
@@ -1260,7 +1152,7 @@ class Interpreter:
                 return None
         return ""  # not given
 
-    def tensor(self, node: ast.Call, args: list[object]) -> TensorValue:
+    def tensor(self, node: ast.Call, args: list[Value]) -> TensorValue:
         """Tensor(data[, dtype]): its dtype and shape where the data says (ints give int64,
         floats float32, a numpy array keeps its own)."""
         keywords = [self.value_of(k.value) for k in node.keywords if k.arg not in ("dtype", "const_arg")]
@@ -1280,7 +1172,7 @@ class Interpreter:
             shape, kind = data.shape, data.dtype
         return TensorValue(constant, dtype if dtype != "" else kind, shape)
 
-    def array(self, node: ast.Call, qualified: str, args: list[object]) -> object:
+    def array(self, node: ast.Call, qualified: str, args: list[Value]) -> Value:
         dtype = self.dtype_of(node)
         if not args or not is_known(args[0]):
             return UNKNOWN
@@ -1306,10 +1198,10 @@ class Interpreter:
         """len() of a string constant, enumerate() of one, a for loop over one: STRICT and
         COMPATIBLE give graph strings no ``__len__`` (probed with 2.10; LAX reads them)."""
         if is_known(value) and isinstance(value.value, str):
-            self.fail(node, "string-length", AttributeError(
+            self.fail(node, FailureKind.STRING_LENGTH, AttributeError(
                 "a string has no __len__ in the graph at STRICT and COMPATIBLE"))
 
-    def map_arguments(self, node: ast.Call, iterables: list[object]) -> None:
+    def map_arguments(self, node: ast.Call, iterables: list[Value]) -> None:
         """The graph's map takes lists or tuples, all of one kind and one length (MindSpore
         2.10 rejects the rest at every level, where Python would truncate: compiler-suite
         0347-0350)."""
@@ -1322,7 +1214,7 @@ class Interpreter:
             elif is_known(value) and isinstance(value.value, (list, tuple)):
                 shapes.append((type(value.value), len(value.value)))
             elif is_known(value) and isinstance(value.value, (int, float, type(None))):
-                self.fail(node, "operation", RuntimeError(
+                self.fail(node, FailureKind.OPERATION, RuntimeError(
                     f"map can only be applied to lists and tuples, but got {type(value.value).__name__}"),
                     subject="map")
                 return
@@ -1332,21 +1224,21 @@ class Interpreter:
         if kinds == {TensorValue}:
             return  # map over tensors alone: not judged
         if len(kinds) > 1:
-            self.fail(node, "operation", RuntimeError(
+            self.fail(node, FailureKind.OPERATION, RuntimeError(
                 "the arguments of map must all be lists or all be tuples"), subject="map")
         elif len({length for _, length in shapes}) > 1:
-            self.fail(node, "operation", RuntimeError(
+            self.fail(node, FailureKind.OPERATION, RuntimeError(
                 f"the arguments of map must have one length, not {sorted({n for _, n in shapes})}"),
                 subject="map")
 
-    def mindspore_operation(self, node: ast.Call, qualified: str, check, args: list[object]) -> object:
+    def mindspore_operation(self, node: ast.Call, qualified: str, check, args: list[Value]) -> Value:
         """A MindSpore operation the compiler folds on constants, checked as it checks them."""
         if node.keywords or not args or not all(is_known(a) for a in args):
             return UNKNOWN
         try:
             return known(check(*[a.value for a in args]))
         except RuntimeError as error:
-            self.fail(node, "operation", error, subject=qualified.rsplit(".", 1)[-1])
+            self.fail(node, FailureKind.OPERATION, error, subject=qualified.rsplit(".", 1)[-1])
         except Exception:  # noqa: BLE001 - a wrong call of the operation: not judged here
             pass
         return UNKNOWN
@@ -1358,9 +1250,9 @@ class Interpreter:
         count = element_count(value.shape)
         if name == "len":
             if value.__class__ is TensorValue and value.shape == ():
-                self.fail(node, "operation", TypeError("len() of a 0-D tensor"))
+                self.fail(node, FailureKind.OPERATION, TypeError("len() of a 0-D tensor"))
         elif count is not None and count > 1:
-            self.fail(node, "operation", (ValueError if value.__class__ is TensorValue else TypeError)(
+            self.fail(node, FailureKind.OPERATION, (ValueError if value.__class__ is TensorValue else TypeError)(
                 f"only a single-element {'tensor' if value.__class__ is TensorValue else 'array'} "
                 f"converts to a Python scalar, not shape {value.shape}"))
 
@@ -1375,11 +1267,11 @@ class Interpreter:
         else:
             takes = str(fewest) if fewest == most else f"{fewest} to {most}"
         plural = "" if takes.endswith(" 1") or takes == "1" else "s"
-        self.fail(node, "arity", TypeError(f"{name}() takes {takes} argument{plural}, got {count}"))
+        self.fail(node, FailureKind.ARITY, TypeError(f"{name}() takes {takes} argument{plural}, got {count}"))
         return False
 
     def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
-               env: dict[str, object]) -> object:
+               env: dict[str, Value]) -> Value:
         base = func.value
         if receiver.__class__ is ArrayValue and func.attr == "reshape" and not node.keywords:
             return reshaped(receiver, args)
@@ -1387,7 +1279,7 @@ class Interpreter:
                 and any(a.__class__ is ObjectValue and a.cell for a in args)):
             # "value is {0.x}".format(cell): every level rejects it while compiling ("Unsupported
             # parameter type for python primitive", compiler-suite 0184, 0185, 0603, 0604)
-            self.fail(node, "operation", TypeError(
+            self.fail(node, FailureKind.OPERATION, TypeError(
                 "str.format cannot take a Cell: it is no parameter of a Python primitive"),
                 subject="format")
             return UNKNOWN
@@ -1410,7 +1302,7 @@ class Interpreter:
         try:
             result = getattr(own, attr)(*[copy.deepcopy(a.value) for a in args])
         except REPORTED_ERRORS as error:
-            self.fail(node, "operation", error)
+            self.fail(node, FailureKind.OPERATION, error)
             return UNKNOWN
         except Exception:  # noqa: BLE001
             return UNKNOWN
@@ -1487,11 +1379,12 @@ def tuple_div(dividend: tuple, divisor: tuple) -> tuple:
     return tuple(a // b for a, b in zip(dividend, divisor))
 
 
-# MindSpore operations the compiler folds on constants, checked as it checks them.
-MINDSPORE_CONSTANT_OPERATIONS = {"mindspore.ops.functional.tuple_div": tuple_div}
+# MindSpore operations the compiler folds on constants (knowledge), checked as it checks them.
+FOLDING = {"tuple_div": tuple_div}
+MINDSPORE_CONSTANT_OPERATIONS = {name: FOLDING[operation] for name, operation in FOLDED_OPERATIONS.items()}
 
 
-def instance_check(value: object, specs: list[object]) -> object:
+def instance_check(value: Value, specs: list[Value]) -> Value:
     """``isinstance(value, spec)`` where both are known (``specs``: the types a tuple spec
     names, or the one type): a constant against builtin types, a tensor or a numpy array against
     builtin types and Tensor. The compiler decides it while compiling; unknown for anything else
@@ -1514,7 +1407,7 @@ def instance_check(value: object, specs: list[object]) -> object:
     return UNKNOWN
 
 
-def reshaped(array: ArrayValue, args: list[object]) -> object:
+def reshaped(array: ArrayValue, args: list[Value]) -> Value:
     """``a.reshape(2, 3)`` / ``a.reshape((2, 3))`` of an array whose shape is known (one -1
     allowed); unknown when the element counts differ (numpy's ValueError is not judged here)."""
     shape = args[0].value if len(args) == 1 and is_known(args[0]) else [
@@ -1533,7 +1426,7 @@ def reshaped(array: ArrayValue, args: list[object]) -> object:
     return ArrayValue(array.dtype, tuple(shape))
 
 
-def _unless_changed(value: object, module: ModuleInfo, function: ast.AST, name: str) -> object:
+def _unless_changed(value: Value, module: ModuleInfo, function: ast.AST, name: str) -> Value:
     """An object bound to ``name`` in ``function``, unless the function may give it attributes
     (``setattr(obj, ...)``, ``configure(obj)``); a namedtuple takes none."""
     if value.__class__ is ObjectValue and not value.fixed and not only_read(module, function, name):
@@ -1567,7 +1460,7 @@ def namedtuple_fields(call: ast.expr, module: ModuleInfo) -> frozenset[str] | No
     return None
 
 
-def _unchangeable(value: object) -> object:
+def _unchangeable(value: Value) -> Value:
     """A module's or closure's constant, if nothing can change it in place: a list or a dict
     may be filled elsewhere (REGISTRY["relu"] = ..., ITEMS.append(3))."""
     return value if not is_known(value) or _immutable(value.value) else UNKNOWN
@@ -1624,7 +1517,7 @@ def _is_slice_call(value: ast.expr, module: ModuleInfo) -> bool:
     return isinstance(value, ast.Call) and module.imports.qualify(value.func) == "builtins.slice"
 
 
-def _same(a: object, b: object) -> bool:
+def _same(a: Value, b: Value) -> bool:
     if a is b:
         return True
     if is_known(a) and is_known(b):
@@ -1649,7 +1542,7 @@ def _declared_global(module: ModuleInfo, name: str) -> bool:
     return "global" in text and re.search(rf"\bglobal\b[^\n]*\b{re.escape(name)}\b", text) is not None
 
 
-def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, object]:
+def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, Value]:
     """The parameters of a helper whose value every compiled call agrees on, in the callers'
     own evaluations (a driver's input handed on: ``forward(self, x)`` from construct): one
     tensor value (dtype and shape where every call agrees), or the same constant, list or
@@ -1658,7 +1551,7 @@ def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, ob
     if not compiled.callers:
         return {}
     pending = model.table("evaluations pending")
-    passed: dict[str, list[object]] = {}
+    passed: dict[str, list[Value]] = {}
     for caller, edge in compiled.callers:
         if id(caller) in pending:
             return {}  # a cycle: what it passes is not known yet
@@ -1672,7 +1565,7 @@ def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, ob
     return found
 
 
-def join_values(values: list[object]) -> object | None:
+def join_values(values: list[Value]) -> Value | None:
     """What several calls pass, as one value: a tensor (join_tensors), or what every call
     passes alike (a copy of a constant: the callee may change a list it is given); None when
     they differ or any is unknown."""
@@ -1684,7 +1577,7 @@ def join_values(values: list[object]) -> object | None:
     return Known(copy.deepcopy(first.value)) if is_known(first) else first
 
 
-def join_tensors(values: list[object]) -> TensorValue | None:
+def join_tensors(values: list[Value]) -> TensorValue | None:
     """What several calls pass, as one value, when each passes a tensor: its dtype and shape
     where they all agree; None when any is not a tensor."""
     if not values or any(v.__class__ is not TensorValue for v in values):
