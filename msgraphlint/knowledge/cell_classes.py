@@ -140,6 +140,7 @@ class _Reader:
         self.seen_helpers: set[int] = set()
         self.aliases: dict[str, list[str]] = {}
         self.in_construct = False
+        self.wrapped: set[str] = set()  # inside an __init__ decorator: the decorated function
 
     def add(self, attr: str, value: ast.expr | None, parameter: tuple[bool, str] | None = None) -> None:
         self.names.add(attr)
@@ -175,6 +176,9 @@ class _Reader:
                 self.in_construct = item.name == "construct"
                 self.read_function(item, _self_name(item))
                 self.in_construct = False
+                if item.name == "__init__":
+                    for decorator in item.decorator_list:
+                        self._init_decorator(decorator)
 
     def read_function(self, function: ast.AST, self_name: str | None) -> None:
         if self_name is None:
@@ -235,6 +239,8 @@ class _Reader:
             if func.id == "vars":
                 self.reasons.append("vars(self)")
                 return
+            if func.id in self.wrapped:
+                return  # the decorated __init__, read along the MRO
             if func.id in ("super", "isinstance", "id", "type", "hasattr", "getattr", "str", "repr",
                            "print", "len", "callable", "issubclass"):
                 return
@@ -244,9 +250,44 @@ class _Reader:
                 return
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             return  # Base.__init__(self, ...): the base is read along the MRO
-        if isinstance(func, ast.Attribute) and func.attr in ("check_value_type", "check_bool", "check_isinstance"):
-            return  # validator checks read their argument
+        if isinstance(func, ast.Attribute) and func.attr in (
+                "check_value_type", "check_bool", "check_isinstance", "bind", "bind_partial"):
+            return  # validator checks and inspect.signature(fn).bind(self, ...) only read it
         self.reasons.append(f"hands self to {ast.unparse(func)[:60]}")
+
+    def _init_decorator(self, decorator: ast.expr) -> None:
+        """A decorator of ``__init__`` (nn.Adam's ``opt_init_args_register``): the functions it
+        defines get the instance as their first parameter and may set attributes on it."""
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        function = _resolve(target, self.globals)
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        except (OSError, TypeError, SyntaxError):
+            self.reasons.append(f"__init__ decorated by {ast.unparse(target)[:60]} (no source)")
+            return
+        layers = [f for f in ast.walk(tree.body[0]) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        # The decorator's layers take the decorated function (fn, func): calling it with the
+        # instance runs the __init__ read here already.
+        wrapped = {a.arg for f in layers for a in [*f.args.posonlyargs, *f.args.args]
+                   if any(isinstance(g, (ast.FunctionDef, ast.AsyncFunctionDef)) and g is not f
+                          for g in ast.walk(f))}
+        outer, self.globals = self.globals, getattr(function, "__globals__", self.globals)
+        outer_wrapped, self.wrapped = self.wrapped, wrapped
+        try:
+            for inner in layers:
+                if any(isinstance(g, (ast.FunctionDef, ast.AsyncFunctionDef)) and g is not inner
+                       for g in ast.walk(inner)):
+                    continue  # a layer of a decorator factory, not the function the instance reaches
+                instance = _self_name(inner)
+                if instance is None:  # wrapper(*args, **kwargs): the instance is args[0]
+                    text = ast.unparse(inner)
+                    if "setattr" in text or "__dict__" in text or "[0]." in text:
+                        self.reasons.append(f"__init__ decorated by {ast.unparse(target)[:60]}, "
+                                            "which may set attributes on args[0]")
+                    continue
+                self.read_function(inner, instance)
+        finally:
+            self.globals, self.wrapped = outer, outer_wrapped
 
     def _self_method_call(self, method: str, call: ast.Call) -> None:
         if method in INSERTERS:
@@ -294,6 +335,15 @@ class _Reader:
             self.globals = outer
 
 
+def _resolve(node: ast.expr, namespace: dict):
+    if isinstance(node, ast.Name):
+        return namespace.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(node.value, namespace)
+        return None if owner is None else getattr(owner, node.attr, None)
+    return None
+
+
 def _is_self(node: ast.AST, self_name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == self_name
 
@@ -325,8 +375,29 @@ def _class_entry(klass, cell, cell_names: frozenset[str]) -> tuple[list[str], di
     if reader.reasons:
         return [], {}, sorted(set(reader.reasons))[0]
     names = (set(dir(klass)) | reader.names) - cell_names
+    missed = sorted(_built_attributes(klass) - names - cell_names)
+    if missed:  # the source reading missed a way attributes are made: trust none of it
+        return [], {}, f"an instance built without arguments has {', '.join(missed[:5])}, not read from the source"
     parameters = reader.parameters()
     return sorted(names), dict(sorted(parameters.items())), None
+
+
+def _built_attributes(klass) -> set[str]:
+    """What an instance built without arguments has, when the class takes none (nn.ReLU(),
+    nn.MSELoss()): a check of the source reading, never a source of names."""
+    try:
+        signature = inspect.signature(klass.__init__)
+    except (TypeError, ValueError):
+        return set()
+    required = [p for p in list(signature.parameters.values())[1:]
+                if p.default is inspect.Parameter.empty
+                and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    if required:
+        return set()
+    try:
+        return set(dir(klass()))
+    except Exception:  # noqa: BLE001 - a class that needs a device, a context or arguments after all
+        return set()
 
 
 def take() -> dict:
