@@ -3,7 +3,8 @@
 The graph compiler understands Cells, Parameters, @jit_class objects and constants. The family
 reports a plain project class (neither a Cell nor a @jit_class) made to hold a tensor or to change
 its own state, a Cell attribute that is not a Parameter assigned in construct or read back from
-there into tensor maths, and a @jit_class instance created from a tensor.
+there into tensor maths, an attribute of a sub-Cell assigned there, and a @jit_class instance
+created from a tensor.
 
 What the compiler does at each level is in msgraphlint/knowledge/rules/custom_types.toml.
 """
@@ -16,6 +17,8 @@ from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.model.attributes import (
     attribute_assignments,
     class_at,
+    held_call_names,
+    held_class,
     held_object_class,
     is_plain_class,
     mindspore_base_parameters,
@@ -23,7 +26,7 @@ from msgraphlint.model.attributes import (
 )
 from msgraphlint.knowledge.mindspore import (
     CELL_CLASS, NON_PARAMETER_CALLS, PRIMITIVE_NAMESPACE, is_mindspore_cell_name,
-    is_tensor_function,
+    is_mindspore_layer_class, is_tensor_function,
 )
 from msgraphlint.syntax.qualnames import canonical
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
@@ -34,6 +37,7 @@ ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
 HOLDER_INSTEAD = "a tuple of tensors, a nn.Cell, or a Parameter updated with ops.assign"
 JIT_CLASS_INSTEAD = "a method of an instance built from constants"
 STATE_INSTEAD = "a local variable, or a Parameter updated with ops.assign"
+SUB_CELL_INSTEAD = "pass the value to the sub-Cell's construct as an argument, or set it in __init__"
 
 
 # ----- the family ----------------------------------------------------------------------------
@@ -96,6 +100,10 @@ class CustomTypesFamily(Family):
 
     def _check_attribute_target(self, target: ast.expr, ctx: FunctionContext) -> None:
         for element in flatten_targets(target):
+            if self._sub_cell_attribute(element, ctx):
+                ctx.report("sub-cell-attribute-assign", element, ast.unparse(element),
+                           element.value.attr, SUB_CELL_INSTEAD)
+                continue
             if isinstance(element, ast.Subscript):
                 element = _self_attribute_under(element)  # self.cache[k] = v changes self.cache
                 if element is None:
@@ -116,6 +124,19 @@ class CustomTypesFamily(Family):
         element = _self_attribute_under(func.value)
         if element is not None and ctx.is_self(element.value) and self._is_cell_state(element.attr, ctx):
             ctx.report("non-parameter-attribute-assign", element, element.attr, ASSIGN_INSTEAD)
+
+    def _sub_cell_attribute(self, element: ast.expr, ctx: FunctionContext) -> bool:
+        """``self.<child>.<attr>`` where every value ``self.<child>`` is given is a Cell: the
+        project's own, or one MindSpore ships."""
+        if not (isinstance(element, ast.Attribute) and isinstance(element.value, ast.Attribute)
+                and ctx.is_self(element.value.value) and ctx.owner is not None):
+            return False
+        child = element.value.attr
+        if (cls := held_class(ctx, child)) is not None:
+            return ctx.model.is_cell(cls)
+        names = held_call_names(ctx, child)
+        return bool(names) and all(name is not None and is_mindspore_layer_class(canonical(name))
+                                   for name in names)
 
     def _is_cell_state(self, attr: str, ctx: FunctionContext) -> bool:
         """A Cell attribute that is certainly not a Parameter."""

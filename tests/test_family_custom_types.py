@@ -294,3 +294,130 @@ def test_an_optimizers_own_parameters_are_graph_state_and_its_other_state_is_not
                 return self.beta1_power
         """, FAMILY)
     assert got == {("non-parameter-attribute-assign", "self.calls += 1")}
+
+
+SUB_CELLS = """
+import mindspore as ms
+from mindspore import nn, ops
+from mindspore import nn as layers
+
+
+class Gate(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.open = False
+
+    def construct(self, x):
+        return x + 1 if self.open else x
+
+
+class Settings:
+    def __init__(self):
+        self.open = False
+
+
+def make_gate():
+    return Gate()
+
+"""
+
+
+def _sub_cell_lines(tmp_path, body: str) -> set[str]:
+    return {line for symbol, line in findings_on_lines(tmp_path, SUB_CELLS, body, {"sub-cell-attribute-assign"})}
+
+
+def test_a_sub_cell_attribute_assigned_in_compiled_code_is_reported_however_it_is_reached(tmp_path):
+    body = """
+    class InConstruct(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gate = Gate()
+
+        def construct(self, x):
+            self.gate.open = True
+            return self.gate(x)
+
+
+    class InAHelper(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gate = Gate()
+
+        def _switch(self, on):
+            self.gate.open = on
+
+        def construct(self, x):
+            self._switch(True)
+            return self.gate(x)
+
+
+    class OnAMindSporeLayer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(2, 2)
+
+        def construct(self, x):
+            self.dense.has_bias = False
+            return self.dense(x)
+
+
+    class Augmented(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gate = ms.nn.Dropout(p=0.1)
+
+        def construct(self, x):
+            self.gate.p += 0.1
+            return self.gate(x)
+    """
+    assert _sub_cell_lines(tmp_path, body) == {
+        "self.gate.open = True", "self.gate.open = on", "self.dense.has_bias = False", "self.gate.p += 0.1"}
+
+
+def test_what_is_not_a_sub_cell_or_not_compiled_is_not_reported(tmp_path):
+    body = """
+    class HoldsAPlainObject(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.settings = Settings()
+
+        def construct(self, x):
+            self.settings.open = True
+            return x
+
+
+    class BuiltByAFactory(nn.Cell):
+        def __init__(self, gate):
+            super().__init__()
+            self.gate = gate
+            self.other = make_gate()
+
+        def construct(self, x):
+            self.gate.open = True
+            self.other.open = True
+            return self.gate(x)
+
+
+    class SetInInit(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gate = Gate()
+            self.gate.open = True
+
+        def construct(self, x):
+            return self.gate(x)
+
+
+    class ReadsOnly(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gate = Gate()
+
+        def construct(self, x):
+            return x * 2 if self.gate.open else x
+
+
+    def switch_on(net):
+        net.gate.open = True
+    """
+    assert _sub_cell_lines(tmp_path, body) == set()
