@@ -16,7 +16,9 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
-from msgraphlint.values.interpret import SequenceValue, TensorValue, evaluation, is_known
+from msgraphlint.values.interpret import (
+    SequenceValue, TensorValue, VariableScalar, evaluation, is_known,
+)
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
 from msgraphlint.model.compiled import bind_arguments, is_static
 from msgraphlint.values.kinds import FunctionView
@@ -68,6 +70,11 @@ SEQUENCE_REFUSED = {
     ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
     ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
 }
+OPERAND_INSTEAD = "a number for the operand (a default of 0, not None), or a test for None before it"
+# Arithmetic the graph has no implementation of between a run-time value and a str or None
+# (probed with 2.10: refused at STRICT, TypeError at LAX, for each of these operators).
+ARITHMETIC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+              ast.Mod: "%", ast.Pow: "**"}
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -135,12 +142,46 @@ class ConstantsFamily(Family):
         ctx.report("invalid-slice", node, shown(node), problem, SLICE_INSTEAD)
 
     def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
+        self._check_operand_types(node, ctx)
         symbol = SEQUENCE_REFUSED.get(node.op.__class__)
         if symbol is None or not (_sequence(node.left, ctx) and _sequence(node.right, ctx)):
             return
         if not _result_used(node, ctx) or any(f.node is node for f in ctx.evaluation.failures):
             return  # dropped at LAX; or folded and reported as constant-operation-error
         ctx.report("sequence-operator-error", node, shown(node), f"'{symbol}'", SEQUENCE_OPERATOR_INSTEAD)
+
+    def _check_operand_types(self, node: ast.BinOp, ctx: FunctionContext) -> None:
+        symbol = ARITHMETIC.get(node.op.__class__)
+        if symbol is None:
+            return
+        left, right = _run_time_kind(node.left, ctx), _run_time_kind(node.right, ctx)
+        other = _str_or_none(node.right, ctx) if left else _str_or_none(node.left, ctx) if right else None
+        if other is None or (symbol == "%" and other == "a str" and right):
+            return  # nothing known, or a str formatted with %
+        first, second = (left, other) if left else (other, right)
+        ctx.report("operand-type-error", node, shown(node), symbol, first, second, OPERAND_INSTEAD)
+
+
+def _run_time_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
+    """'a tensor' or 'an int decided at run time' for an operand whose value only the run gives."""
+    value = ctx.evaluation.value(expr)
+    if value.__class__ is VariableScalar:
+        return f"a{'n' if value.kind is int else ''} {value.kind.__name__} decided at run time"
+    if ctx.kinds.is_tensor(expr) or value.__class__ is TensorValue:
+        return "a tensor"
+    return None
+
+
+def _str_or_none(expr: ast.expr, ctx: FunctionContext) -> str | None:
+    """'a str' or 'None' for an operand known while compiling to be one."""
+    value = ctx.evaluation.value(expr)
+    if is_known(value):
+        data = value.value
+    elif expr.__class__ is ast.Constant:  # a literal, where the function is not interpreted
+        data = expr.value
+    else:
+        return None
+    return "a str" if data.__class__ is str else "None" if data is None else None
 
 
 def _sequence(expr: ast.expr, ctx: FunctionContext) -> bool:

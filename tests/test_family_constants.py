@@ -266,3 +266,48 @@ def run():
     Held()(x)
 """
     assert flagged(tmp_path, source, SEQUENCE) == ["return first & second", "return self.flags | (a, a)"]
+
+
+# ----- operand-type-error -------------------------------------------------------------------
+
+OPERAND = "operand-type-error"
+
+
+@pytest.mark.parametrize("statements", [
+    "return ops.relu(a) + 'half'",                            # a tensor and a str
+    "return ops.relu(a) - None",                              # a tensor and None
+    "step = ms.mutable(5)\nreturn a * (step % '4')",          # a run-time int and a str
+    "step = ms.mutable(2.0)\nreturn a * (step // None)",
+    "n = ms.mutable(2)\nreturn a, 'ab' * n",                  # str * a run-time int
+])
+def test_arithmetic_of_a_run_time_value_with_a_str_or_none_is_flagged(tmp_path, statements):
+    last = statements.splitlines()[-1].strip()
+    assert flagged(tmp_path, in_construct(statements), OPERAND) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "return ops.relu(a) + 0.5",
+    "step = ms.mutable(5)\nreturn a * (step % 4)",
+    "step = ms.mutable(5)\nreturn a, '%d' % step",            # formatting, which LAX runs
+    "return a + 'half'",                                      # not known to be a tensor
+    "return ops.relu(a) == None",                             # a comparison
+])
+def test_numbers_formatting_and_unknown_operands_are_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, in_construct(statements), OPERAND) == []
+
+
+def test_a_str_from_the_constructor_is_judged(tmp_path):
+    source = """
+class Net(nn.Cell):
+    def __init__(self, unit="px"):
+        super().__init__()
+        self.unit = unit
+
+    def construct(self, a):
+        step = ms.mutable(3)
+        return a * (step + self.unit)
+
+def run():
+    Net()(Tensor(np.ones(2, np.float32)))
+"""
+    assert flagged(tmp_path, source, OPERAND) == ["return a * (step + self.unit)"]

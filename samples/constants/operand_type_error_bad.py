@@ -1,0 +1,18 @@
+"""operand-type-error: arithmetic between a value decided at run time and a str or None.
+
+What the compiler does at each level: msgraphlint explain operand-type-error.
+"""
+
+from mindspore import mutable, nn, ops
+
+
+class ShiftByText(nn.Cell):
+    def construct(self, x):
+        return ops.relu(x) + "0.5"  # expect: operand-type-error
+
+
+class StepModulo(nn.Cell):
+    def construct(self, x):
+        step = mutable(5)
+        phase = step % "4"  # expect: operand-type-error
+        return x * phase
