@@ -218,6 +218,14 @@ def frontend_errors_page() -> str:
         "Each message names the rules that predict it or the reason none can; the rules and reasons are"
         " judged by hand and kept when the tool runs again for a new release, which prints what is new.",
         "",
+        "Not in the map, though the compiler can fail with them: Python's own exceptions, raised while"
+        " MindSpore folds constants or runs JIT Fallback (`unsupported operand type(s)`, `invalid"
+        " literal for int()`); the primitives' own infer functions in `libmindspore_ops.so`"
+        " (`range`'s `make_range`, `bit_or`, `len` of a 0-D tensor, `ListInplaceInsert`); the"
+        " pipeline's later stages and the backend (duplicate parameter names, `Invalid abstract`);"
+        " Tensor's Python methods in `mindspore/common`. Compiling the graph-syntax cases of"
+        " `compiler-suite` showed each of these kinds.",
+        "",
         "## Coverage",
         "",
         f"{len(entries)} messages over MindSpore {', '.join(releases)}"

@@ -105,7 +105,10 @@ def test_merge_keeps_hand_fields_and_tracks_releases():
 
 @pytest.mark.compiler
 def test_the_map_is_current_with_the_installed_mindspore():
-    """No message missing, none recorded for this release that it lacks. Regenerate with: python tools/frontend_errors.py (with MindSpore's Python)."""
+    """No message missing, none recorded for this release that it lacks.
+
+    Regenerate with: python tools/frontend_errors.py (with MindSpore's Python).
+    """
     if importlib.util.find_spec("mindspore") is None:
         pytest.skip("MindSpore is not installed")
     assert _tool().main(["--check"]) == 0, "run: python tools/frontend_errors.py"
