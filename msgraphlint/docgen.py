@@ -233,7 +233,8 @@ def frontend_errors_page() -> str:
         f" {sum(m.source == 'c++' for m in entries)} from the C++ front end).",
         "",
         f"Of the {decidable} messages that could be decided from the source before running (a rule"
-        f" predicts them, or none does yet), **{with_rule} have a rule: {with_rule / decidable:.0%}**.",
+        f" predicts them, or none does yet), **{with_rule} have a rule: {with_rule / decidable:.0%}**."
+        " Entries are counted, not messages: a C++ message kept as three pieces counts three times.",
         "",
         "| mapped to | messages | what it means |",
         "| --- | --- | --- |",
