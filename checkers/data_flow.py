@@ -526,7 +526,12 @@ class ReturnJoins:
                         self.compare(node, true_path, false_path)
                     return found + unique(true_path + false_path)
                 case ast.For(body=body) | ast.While(body=body):
-                    found += self.paths(body, [])
+                    # A return inside the loop is joined with what follows the loop, which the
+                    # body reaches by falling through or by the loop's end (2.10: "Cannot join the
+                    # return values of different branches" for `for ...: if t: return 1` then
+                    # `return x`, at every level, in an unrolled for and in a while on a tensor).
+                    rest = self.paths(statements[index + 1 :], after)
+                    return found + unique(self.paths(body, rest) + rest)
                 case ast.With(body=body):
                     return found + self.paths(body + statements[index + 1 :], after)
         return found + after

@@ -582,3 +582,67 @@ class Net(nn.Cell):
 """
     assert findings_on_lines(tmp_path, "from mindspore import nn\n", body, {"conditionally-bound-name"}) == {
         ("conditionally-bound-name", "return y")}
+
+
+# ----- early returns inside loops (issue 32) --------------------------------------------------
+
+RETURN_IN_LOOP = {
+    "for over a range, return after the loop": """
+        for i in range(3):
+            if x.sum() > i:
+                return x * 2
+        return 1  # here
+    """,
+    "while on a tensor, return inside it": """
+        while x.sum() < 10:
+            if x.max() > 5:
+                return 2.0  # here
+            x = x + 1
+        return x
+    """,
+}
+
+
+@pytest.mark.parametrize("name", list(RETURN_IN_LOOP))
+def test_a_return_inside_a_loop_is_joined_with_what_follows_the_loop(tmp_path, name):
+    source = cell(RETURN_IN_LOOP[name])
+    assert found(tmp_path, source) == marked(source, "branch-type-mismatch")
+
+
+@pytest.mark.parametrize("body", [
+    """
+        for i in range(3):
+            if x.sum() > i:
+                return x * 2
+        return x
+    """,
+    """
+        for i in range(3):
+            if x.sum() > i:
+                break
+        return 1
+    """,
+    """
+        for i in range(3):
+            if i > 1:
+                return 1
+        return 0
+    """,
+])
+def test_loops_whose_returns_join_are_not_flagged(tmp_path, body):
+    assert found(tmp_path, cell(body)) == set()
+
+
+def test_a_helper_returning_inside_its_loop_is_flagged(tmp_path):
+    source = """
+def first_above(x, limit):
+    for i in range(3):
+        if x.sum() > limit:
+            return x * i
+    return 0  # here
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return first_above(x, 1)
+"""
+    assert found(tmp_path, source) == marked(source, "branch-type-mismatch")

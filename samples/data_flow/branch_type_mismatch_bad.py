@@ -36,3 +36,11 @@ class Shifted(nn.Cell):
 
     def construct(self, x):
         return self.shift(x)
+
+
+class FirstPositive(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            if x.sum() > i:
+                return x * i
+        return -1  # expect: branch-type-mismatch

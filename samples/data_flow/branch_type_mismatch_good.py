@@ -44,3 +44,11 @@ class Pairs(nn.Cell):
         if x.shape[0] == 2:
             return pair[0]
         return 0.0
+
+
+class FirstPositive(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            if x.sum() > i:
+                return x * i
+        return x * 0 - 1
