@@ -35,7 +35,8 @@ from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.scope import FunctionScope
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .interpret import Evaluation, TensorValue, element_count, evaluation
+from .domain import TensorValue, element_count
+from .interpret import Evaluation, evaluation
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
 # round, the function's or comprehension's later call).

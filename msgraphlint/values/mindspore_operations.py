@@ -1,0 +1,94 @@
+"""MindSpore and numpy operations on known values: Tensor(...), numpy arrays, the functions
+the compiler folds (knowledge FOLDED_OPERATIONS).
+
+One concern of the Interpreter (values/interpret.py), which mixes it in; ``self`` is the
+Interpreter."""
+
+from __future__ import annotations
+
+import ast
+
+from ..knowledge.mindspore import ELEMENT_TYPES
+from .domain import (
+    UNKNOWN, ArrayValue, FailureKind, SequenceValue, TensorValue, Value, element_count,
+)
+from .folding import ELEMENT_TYPE_MODULES, NUMPY_FILLED, NUMPY_RANGE, data_shape, is_known, known
+
+
+class MindSporeOperations:
+    def dtype_of(self, node: ast.Call) -> str | None:
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                qualified = self.module.imports.qualify(keyword.value) or ""
+                name = qualified.rsplit(".", 1)[-1]
+                if qualified.rpartition(".")[0] in ELEMENT_TYPE_MODULES and name in ELEMENT_TYPES:
+                    return {"bool_": "bool"}.get(name, name)
+                return None
+        return ""  # not given
+
+    def tensor(self, node: ast.Call, args: list[Value]) -> TensorValue:
+        """Tensor(data[, dtype]): its dtype and shape where the data says (ints give int64,
+        floats float32, a numpy array keeps its own)."""
+        keywords = [self.value_of(k.value) for k in node.keywords if k.arg not in ("dtype", "const_arg")]
+        constant = all(is_known(a) or a.__class__ is ArrayValue for a in [*args, *keywords])
+        if len(node.args) != 1 or any(k.arg not in ("dtype", "const_arg") for k in node.keywords):
+            return TensorValue(constant)
+        dtype = self.dtype_of(node)
+        data = args[0]
+        shape, kind = None, None
+        if is_known(data) and (found := data_shape(data.value)) is not None:
+            shape, kind = found
+            kind = {"int": "int64", "float": "float32", "bool": "bool"}[kind]
+        elif data.__class__ is SequenceValue and data.length > 1:
+            # Each item is at least one element (or the construction fails anyway).
+            return TensorValue(constant, dtype or None, None, data.length)
+        elif data.__class__ is ArrayValue:
+            shape, kind = data.shape, data.dtype
+        return TensorValue(constant, dtype if dtype != "" else kind, shape)
+
+    def array(self, node: ast.Call, qualified: str, args: list[Value]) -> Value:
+        dtype = self.dtype_of(node)
+        if not args or not is_known(args[0]):
+            return UNKNOWN
+        if qualified == NUMPY_RANGE:  # np.arange(6), np.arange(0, 6, 2): ints only
+            bounds = [a.value if is_known(a) else None for a in args]
+            if len(bounds) > 3 or not all(type(b) is int for b in bounds) or 0 in bounds[2:]:
+                return UNKNOWN
+            return ArrayValue(dtype if dtype != "" else "int64", (len(range(*bounds)),))
+        if qualified in NUMPY_FILLED:
+            size = args[0].value
+            shape = (size,) if isinstance(size, int) else size
+            if not (isinstance(shape, (tuple, list)) and all(type(n) is int for n in shape)):
+                return UNKNOWN
+            return ArrayValue(dtype if dtype != "" else "float64", tuple(shape))
+        found = data_shape(args[0].value)
+        if found is None:
+            return UNKNOWN
+        shape, kind = found
+        return ArrayValue(dtype if dtype != "" else {"int": "int64", "float": "float64", "bool": "bool"}[kind],
+                          shape)
+
+    def mindspore_operation(self, node: ast.Call, qualified: str, check, args: list[Value]) -> Value:
+        """A MindSpore operation the compiler folds on constants, checked as it checks them."""
+        if node.keywords or not args or not all(is_known(a) for a in args):
+            return UNKNOWN
+        try:
+            return known(check(*[a.value for a in args]))
+        except RuntimeError as error:
+            self.fail(node, FailureKind.OPERATION, error, subject=qualified.rsplit(".", 1)[-1])
+        except Exception:  # noqa: BLE001 - a wrong call of the operation: not judged here
+            pass
+        return UNKNOWN
+
+    def scalar_of_tensor(self, node: ast.Call, name: str, value: object) -> None:
+        """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor."""
+        if value.__class__ not in (TensorValue, ArrayValue):
+            return
+        count = element_count(value.shape)
+        if name == "len":
+            if value.__class__ is TensorValue and value.shape == ():
+                self.fail(node, FailureKind.OPERATION, TypeError("len() of a 0-D tensor"))
+        elif count is not None and count > 1:
+            self.fail(node, FailureKind.OPERATION, (ValueError if value.__class__ is TensorValue else TypeError)(
+                f"only a single-element {'tensor' if value.__class__ is TensorValue else 'array'} "
+                f"converts to a Python scalar, not shape {value.shape}"))
