@@ -127,6 +127,19 @@ def test_values_and_model_say_what_they_return(path):
     assert untyped == []
 
 
+MAX_CLASS_LINES = 450
+
+
+@pytest.mark.parametrize("path", [*sorted((ROOT / "msgraphlint").rglob("*.py")),
+                                  *sorted((ROOT / "checkers").glob("*.py"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_class_is_over_450_lines(path):
+    """A class that grows past this holds more than one concern: split it by concern."""
+    big = {node.name: node.end_lineno - node.lineno + 1 for node in ast.walk(ast.parse(path.read_text("utf-8")))
+           if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES}
+    assert big == {}
+
+
 def test_every_compile_time_value_is_a_value():
     """The value domain is closed: every class of values/domain.py derives from Value."""
     from msgraphlint.values import domain
