@@ -4,7 +4,8 @@ In returns, in a variable bound in one branch and used after the if, and in an i
 What the compiler does at each level: msgraphlint explain branch-type-mismatch.
 """
 
-from mindspore import nn
+import numpy as np
+from mindspore import Tensor, nn
 
 
 class ClampedLoss(nn.Cell):
@@ -44,3 +45,14 @@ class FirstPositive(nn.Cell):
             if x.sum() > i:
                 return x * i
         return -1  # expect: branch-type-mismatch
+
+
+class PairOrSingle(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return x, x * 2
+        return x  # expect: branch-type-mismatch
+
+
+def run():
+    PairOrSingle()(Tensor(np.ones((2,), np.float32)))

@@ -52,3 +52,14 @@ class FirstPositive(nn.Cell):
             if x.sum() > i:
                 return x * i
         return x * 0 - 1
+
+
+class PairOrSingle(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return x, x * 2
+        return x, x
+
+
+def run():
+    PairOrSingle()(Tensor(np.ones((2,), np.float32)))
