@@ -24,7 +24,7 @@ from .compiled import FunctionNode
 from .scope import ProjectModel
 
 PYNATIVE, GRAPH = "pynative", "graph"
-MODE_WORD = b"_MODE"  # PYNATIVE_MODE / GRAPH_MODE: a file without it tests no mode by name
+MODE_WORD = b"get_context"  # a file without it reads no mode (helpers are followed in-file)
 MAX_CALLER_DEPTH = 4
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
