@@ -2,7 +2,9 @@
 
 Expensive runs are shared through module-scoped fixtures: the samples are confirmed once per
 level, the hostile project once. Every run gets its own cache folder, so the tests never see
-each other's (or the user's) cached results.
+each other's (or the user's) cached results, except the runs on the samples in place: they share
+the session's verdicts (tests/shared_verdicts.py), so that a target is compiled by a child once
+per level and session.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from msgraphlint.confirm_settings import ConfirmSettings, TargetSettings  # noqa
 from msgraphlint.syntax.project import walk_python_files  # noqa: E402
 
 from .samples_index import ROOT, Sample, sample_path  # noqa: E402
+from .shared_verdicts import cli_cache_home, verdicts_cache  # noqa: E402
 
 pytestmark = pytest.mark.compiler
 ENTRY_POINT = Path(sys.executable).with_name("msgraphlint")
@@ -81,10 +84,12 @@ def by_line(outcome, path: Path) -> dict[tuple[str, int], object]:
 
 
 @pytest.fixture(scope="module", params=[Level.STRICT, Level.LAX], ids=lambda level: level.value)
-def samples_run(request, tmp_path_factory):
+def samples_run(request):
     config = Config(level=request.param, confirm=sample_settings(), source=ROOT / "pyproject.toml")
     paths = [s.path for s in samples("bad") + samples("good")]
-    outcome = confirm(paths, config, tmp_path_factory.mktemp("cache"), every=True)
+    # The session's shared verdicts (tests/shared_verdicts.py): the children's results on these
+    # samples serve the other tests that confirm the samples in place.
+    outcome = confirm(paths, config, verdicts_cache(), every=True)
     return request.param, outcome
 
 
@@ -716,9 +721,11 @@ def test_the_bundled_transformer_port_is_fed_what_its_driver_builds(tmp_path, le
 
 @pytest.mark.parametrize("level", ["strict", "lax"])
 def test_every_bad_samples_findings_are_confirmed_and_good_samples_clean(tmp_path, level):
-    done = cli("check", "--confirm", "--no-cache", "--syntax-level", level, "--format", "json",
-               "-j", "2", "samples", cwd=ROOT,
-               env={"MSGRAPHLINT_CACHE_DIR": str(tmp_path)})
+    # Its confirmation cache is the session's shared verdicts (tests/shared_verdicts.py): a
+    # target another test's children ran at this level, with the same spec, is that child's
+    # result; the static results' cache is this run's own.
+    done = cli("check", "--confirm", "--syntax-level", level, "--format", "json",
+               "-j", "2", "samples", cwd=ROOT, env=cli_cache_home(tmp_path / "cache"))
     records = json.loads(done.stdout)
     bad = [r for r in records if r["path"].endswith("_bad.py")]
     good = [r for r in records if r["path"].endswith("_good.py")]

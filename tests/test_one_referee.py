@@ -22,6 +22,7 @@ from msgraphlint.confirm_settings import ConfirmSettings, TargetSettings  # noqa
 from msgraphlint.pipeline import new_engine  # noqa: E402
 
 from .samples_index import ROOT  # noqa: E402
+from .shared_verdicts import verdicts_cache  # noqa: E402
 from .test_compiler import COMPILED_SAMPLES, planned_targets, referee_judgement  # noqa: E402
 
 pytestmark = pytest.mark.compiler
@@ -49,7 +50,7 @@ def confirm_settings(level: Level) -> ConfirmSettings:
 
 
 @pytest.fixture(scope="module")
-def confirmed(request, tmp_path_factory) -> dict[tuple[str, str], dict]:
+def confirmed(request) -> dict[tuple[str, str], dict]:
     """--confirm-all on every compiled sample at one level (request.param):
     (real path, target key) -> the child's result."""
     level = request.param
@@ -57,8 +58,10 @@ def confirmed(request, tmp_path_factory) -> dict[tuple[str, str], dict]:
     paths = [sample.path for sample in COMPILED_SAMPLES]
     engine = new_engine()
     run = engine.check_paths(paths, config.excludes)
-    options = ConfirmOptions(all_targets=True, jobs=2, use_cache=False, progress=False,
-                             cache_dir=tmp_path_factory.mktemp("confirm-cache"))
+    # The session's shared verdicts (tests/shared_verdicts.py): a target tests/test_confirm.py's
+    # children already ran at this level, with the same spec, is that child's result.
+    options = ConfirmOptions(all_targets=True, jobs=2, use_cache=True, progress=False,
+                             cache_dir=verdicts_cache())
     outcome = confirm_findings(engine, [f for f in run.findings if config.wants(f)], config,
                                paths, options)
     return {(os.path.realpath(t.path), t.key): t.result for t in outcome.targets}
