@@ -12,14 +12,14 @@ import copy
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo
 from .domain import (
-    UNKNOWN, ArrayValue, Builtin, FailureKind, Known, ObjectValue, SequenceValue, TensorValue,
-    Value, VariableScalar, VariableSequence,
+    MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, FailureKind, Known, ObjectValue, SequenceValue,
+    TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
+    element_types, is_known, known,
 )
 from .folding import (
     ARITY_EXCEPTIONS, BUILTIN_ARITY, CHANGING_METHODS, CONSTANT_TYPES, DYNAMIC_LENGTH_REFUSED,
-    MAX_LENGTH, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS,
-    REPORTED_ERRORS, TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, describe_type,
-    element_type, element_types, instance_check, is_known, known, reshaped, tuple_div,
+    MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS, REPORTED_ERRORS,
+    TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check, reshaped, tuple_div,
 )
 
 

@@ -9,6 +9,7 @@ while folding, or UNKNOWN.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -142,3 +143,136 @@ class Failure(Value):
     detail: str  # its message
     subject: str = ""  # for attributes: the type of the value and the attribute read
     attribute: str = ""
+
+
+# ----- what every part of the interpreter asks of a value -------------------------------------
+
+MAX_LENGTH = 10_000
+
+
+MAX_INT_BITS = 4_096
+
+
+def is_known(value: object) -> bool:
+    return value.__class__ is Known
+
+
+def element_type(value: Value) -> tuple | None:
+    """The abstract type the graph gives a value held in a sequence, its value aside: ``("int",)``,
+    a tensor's dtype and shape, a tuple's length and element types (probed with 2.10: int, bool
+    and float differ, and so do tensors of another dtype or shape). None where not known."""
+    cls = value.__class__
+    if cls is Known:
+        data = value.value
+        if type(data) in (bool, int, float, str):
+            return (type(data).__name__,)
+        if type(data) in (tuple, list) and len(data) <= MAX_LENGTH:
+            inner = tuple(element_type(Known(item)) for item in data)
+            return None if None in inner else (type(data).__name__, inner)
+        return None
+    if cls is VariableScalar:
+        return (value.kind.__name__,)
+    if cls is TensorValue:
+        return ("Tensor", value.dtype, value.shape) if value.dtype and value.shape is not None else None
+    if cls is SequenceValue and value.elements is not None:
+        inner = tuple(element_type(item) for item in value.elements)
+        return None if None in inner else (value.kind.__name__, inner)
+    return None
+
+
+def element_types(value: Value) -> list[tuple | None] | None:
+    """The element type of every element of a sequence value (empty for an empty one); None
+    when it is no sequence whose elements are known."""
+    cls = value.__class__
+    if cls is Known and type(value.value) in (tuple, list):
+        return [element_type(Known(item)) for item in value.value]
+    if cls is SequenceValue and value.elements is not None:
+        return [element_type(item) for item in value.elements]
+    if cls is VariableSequence:
+        return [] if value.empty else [value.element]
+    return None
+
+
+def describe_type(element: tuple) -> str:
+    """``int``, ``Tensor[float32, (2,)]``, ``tuple[int, int]``: an element type as a message
+    names it."""
+    if element[0] == "Tensor":
+        return f"Tensor[{element[1]}, {element[2]}]"
+    if len(element) == 2:
+        return f"{element[0]}[{', '.join(describe_type(e) for e in element[1])}]"
+    return element[0]
+
+
+def small(value: object, depth: int = 0, budget: list[int] | None = None) -> bool:
+    """A constant the interpreter may hold: of a folded type and within the size bounds (and
+    within a budget of elements looked at, so shared sub-lists are not walked again and again)."""
+    if budget is None:
+        budget = [MAX_LENGTH]
+    budget[0] -= 1
+    if depth > 8 or budget[0] < 0:
+        return False
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return True
+    if isinstance(value, int):
+        return value.bit_length() <= MAX_INT_BITS
+    if isinstance(value, str):
+        return len(value) <= MAX_LENGTH
+    if isinstance(value, (tuple, list)):
+        return len(value) <= MAX_LENGTH and all(small(v, depth + 1, budget) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= MAX_LENGTH and all(
+            small(k, depth + 1, budget) and small(v, depth + 1, budget) for k, v in value.items())
+    if isinstance(value, range):
+        return all(small(v) for v in (value.start, value.stop, value.step))
+    if isinstance(value, slice):
+        return all(small(v, depth + 1, budget) for v in (value.start, value.stop, value.step))
+    return False
+
+
+SCALARS = (bool, float, type(None))
+
+
+def known(value: object) -> Value:
+    cls = value.__class__
+    if cls in SCALARS or (cls is int and value.bit_length() <= MAX_INT_BITS):
+        return Known(value)
+    return Known(value) if small(value) else UNKNOWN
+
+
+def same_value(a: Value, b: Value) -> bool:
+    if a is b:
+        return True
+    if is_known(a) and is_known(b):
+        return type(a.value) is type(b.value) and _safe_equal(a.value, b.value)
+    return a == b
+
+
+def _safe_equal(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def join_tensors(values: list[Value]) -> TensorValue | None:
+    """What several calls pass, as one value, when each passes a tensor: its dtype and shape
+    where they all agree; None when any is not a tensor."""
+    if not values or any(v.__class__ is not TensorValue for v in values):
+        return None
+    first = values[0]
+    return TensorValue(all(v.constant for v in values),
+                       first.dtype if all(v.dtype == first.dtype for v in values) else None,
+                       first.shape if all(v.shape == first.shape for v in values) else None,
+                       ndim=first.rank if all(v.rank == first.rank for v in values) else None)
+
+
+def join_values(values: list[Value]) -> Value | None:
+    """What several calls pass, as one value: a tensor (join_tensors), or what every call
+    passes alike (a copy of a constant: the callee may change a list it is given); None when
+    they differ or any is unknown."""
+    if (joined := join_tensors(values)) is not None:
+        return joined
+    first = values[0] if values else UNKNOWN
+    if first is UNKNOWN or not all(same_value(first, v) for v in values[1:]):
+        return None
+    return Known(copy.deepcopy(first.value)) if is_known(first) else first

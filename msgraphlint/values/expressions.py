@@ -13,12 +13,14 @@ from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo
 from ..model.callers import MAX_CONSTANT_DEPTH, single_assignment
 from ..model.variables import function_syntax
-from .domain import UNKNOWN, Builtin, Known, ObjectValue, SequenceValue, TensorValue, Value
+from .domain import (
+    UNKNOWN, Builtin, Known, ObjectValue, SequenceValue, TensorValue, Value, is_known, known,
+)
 from .folding import (
     CONSTANT_MODULES, MAX_DEPTH, MODULE_CONSTANTS, NAMEDTUPLE_ATTRIBUTES, NAMEDTUPLE_BASE,
     NUMPY_BUILDERS, TENSOR_CLASS_VALUE, UNARY, _builds_tensor, _declared_global, _declared_ndim,
-    _immutable, _is_slice_call, _only_value, _other_module_bindings, _unchangeable,
-    _unless_changed, is_known, known, namedtuple_fields,
+    _immutable, _is_slice_call, _only_value, _other_module_bindings, _unchangeable, _unless_changed,
+    namedtuple_fields,
 )
 
 

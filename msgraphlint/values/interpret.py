@@ -37,13 +37,14 @@ from ..model.callers import driver_context
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from .domain import (
-    UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue, SequenceValue, TensorValue,
-    Value, VariableScalar, VariableSequence, element_count,
+    MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
+    SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
+    element_count, element_type, element_types, is_known, join_tensors, join_values, known,
+    same_value,
 )
 from .folding import (
-    BINARY, BUILTIN_ARITY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MAX_LENGTH,
-    MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, _same, arity_refused,
-    describe_type, element_type, element_types, is_known, join_tensors, known,
+    BINARY, BUILTIN_ARITY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS,
+    NUMPY_BUILDERS, PURE_BUILTINS, arity_refused,
 )
 from .calls import Calls
 from .expressions import Expressions
@@ -156,18 +157,6 @@ def passed_values(model: ReachModel, compiled: CompiledFunction) -> dict[str, Va
         if len(given) == len(compiled.callers) and (joined := join_values(given)) is not None:
             found[param] = joined
     return found
-
-
-def join_values(values: list[Value]) -> Value | None:
-    """What several calls pass, as one value: a tensor (join_tensors), or what every call
-    passes alike (a copy of a constant: the callee may change a list it is given); None when
-    they differ or any is unknown."""
-    if (joined := join_tensors(values)) is not None:
-        return joined
-    first = values[0] if values else UNKNOWN
-    if first is UNKNOWN or not all(_same(first, v) for v in values[1:]):
-        return None
-    return Known(copy.deepcopy(first.value)) if is_known(first) else first
 
 
 def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:

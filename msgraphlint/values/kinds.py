@@ -27,9 +27,9 @@ from typing import Protocol
 
 from ..model.attributes import held_call_names
 from ..knowledge.mindspore import (
-    AXIS_KEYWORDS, BATCH_LAYERS, NN_PARAMETER_NAMES, NON_TENSOR_METHODS, REDUCTIONS, SAME_SIZE_ATTRIBUTES,
-    SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE, TENSOR_EVIDENCE_READ,
-    TENSOR_METHOD_REDUCTIONS, returns_tensor,
+    AXIS_KEYWORDS, BATCH_LAYERS, NN_PARAMETER_NAMES, NON_TENSOR_METHODS, REDUCTIONS,
+    SAME_SIZE_ATTRIBUTES, SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE,
+    TENSOR_EVIDENCE_READ, TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel

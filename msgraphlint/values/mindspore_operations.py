@@ -10,9 +10,10 @@ import ast
 
 from ..knowledge.mindspore import ELEMENT_TYPES
 from .domain import (
-    UNKNOWN, ArrayValue, FailureKind, SequenceValue, TensorValue, Value, element_count,
+    UNKNOWN, ArrayValue, FailureKind, SequenceValue, TensorValue, Value, element_count, is_known,
+    known,
 )
-from .folding import ELEMENT_TYPE_MODULES, NUMPY_FILLED, NUMPY_RANGE, data_shape, is_known, known
+from .folding import ELEMENT_TYPE_MODULES, NUMPY_FILLED, NUMPY_RANGE, data_shape
 
 
 class MindSporeOperations:

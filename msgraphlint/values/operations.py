@@ -12,11 +12,11 @@ import operator
 
 from .domain import (
     UNKNOWN, Failure, FailureKind, Known, ObjectValue, SequenceValue, TensorValue, Value,
-    VariableScalar, VariableSequence,
+    VariableScalar, VariableSequence, describe_type, element_types, is_known, known,
 )
 from .folding import (
     BINARY, COMPARE, CONSTANT_TYPES, INT64_CHECKED, INT64_MAX, INT64_MIN, INT64_WRAPPED,
-    REPORTED_ERRORS, _listed, _too_big, describe_type, element_types, is_known, known,
+    REPORTED_ERRORS, _listed, _too_big,
 )
 
 

@@ -10,11 +10,11 @@ import ast
 import copy
 
 from ..syntax.project import bound_names
-from .domain import UNKNOWN, FailureKind, Value, VariableScalar, VariableSequence
-from .folding import (
-    BINDING_NODES, _base_name, _listed, _one_item, _same, element_type, element_types, is_known,
-    known,
+from .domain import (
+    UNKNOWN, FailureKind, Value, VariableScalar, VariableSequence, element_type, element_types,
+    is_known, known, same_value,
 )
+from .folding import BINDING_NODES, _base_name, _listed, _one_item
 
 
 class Statements:
@@ -108,7 +108,7 @@ class Statements:
         for name in {name for outcome in outcomes for name in outcome} | set(env):
             values = [outcome.get(name, UNKNOWN) for outcome in outcomes]
             first = values[0]
-            env[name] = first if all(_same(first, v) for v in values[1:]) else UNKNOWN
+            env[name] = first if all(same_value(first, v) for v in values[1:]) else UNKNOWN
 
     def forget(self, stmt: ast.AST, env: dict[str, Value]) -> None:
         for name in self.module.derived("changed names", stmt, self._changed_names):
