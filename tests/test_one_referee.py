@@ -59,9 +59,11 @@ def confirmed(request) -> dict[tuple[str, str], dict]:
     engine = new_engine()
     run = engine.check_paths(paths, config.excludes)
     # The session's shared verdicts (tests/shared_verdicts.py): a target tests/test_confirm.py's
-    # children already ran at this level, with the same spec, is that child's result.
-    options = ConfirmOptions(all_targets=True, jobs=2, use_cache=True, progress=False,
-                             cache_dir=verdicts_cache())
+    # children already ran at this level, with the same spec, is that child's result. No
+    # counterfactual runs: they rerun rewritten copies to annotate findings and never change a
+    # target's result, which is all this test compares (tests/test_confirm.py checks them).
+    options = ConfirmOptions(all_targets=True, counterfactuals=False, jobs=2, use_cache=True,
+                             progress=False, cache_dir=verdicts_cache())
     outcome = confirm_findings(engine, [f for f in run.findings if config.wants(f)], config,
                                paths, options)
     return {(os.path.realpath(t.path), t.key): t.result for t in outcome.targets}
