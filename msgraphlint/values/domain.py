@@ -147,9 +147,8 @@ class Failure(Value):
 
 # ----- what every part of the interpreter asks of a value -------------------------------------
 
+# The bounds of a folded constant: no value grows past these ("a" * 10**9, 2 ** 10**9).
 MAX_LENGTH = 10_000
-
-
 MAX_INT_BITS = 4_096
 
 

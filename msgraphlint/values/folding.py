@@ -25,7 +25,8 @@ NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"}
 NAMEDTUPLE_BASE = "typing.NamedTuple"
 
 
-# Bounds: no value grows past these (a 20,000-term expression, "a" * 10**9, 2 ** 10**9).
+# No expression deeper than this is evaluated (a 20,000-term sum); the bounds of a value are in
+# values/domain.py.
 MAX_DEPTH = 200
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 REPORTED_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError)
