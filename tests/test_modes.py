@@ -189,3 +189,34 @@ def test_a_cell_built_in_another_module_past_the_check_is_not_compiled(tmp_path)
             return Catcher()(x)
         """
     assert _reported(tmp_path / "two_builders", driver, other)
+
+
+def test_classes_defined_in_a_function_are_judged_the_same_way(tmp_path):
+    """A test body or a factory that defines the catcher and the code that builds it."""
+    nested = """
+    import math
+    from mindspore import get_context, nn, PYNATIVE_MODE
+
+
+    def run(x):
+        class Catcher(nn.Cell):
+            def construct(self, x):
+                return math.sqrt(x.sum())
+
+        class Calibrator:
+            def _check(self):
+                if get_context("mode") != PYNATIVE_MODE:
+                    raise ValueError("PyNative only")
+
+            def first_inputs(self, x):
+                self._check()
+                return Catcher()(x)
+
+        return Calibrator().first_inputs(x)
+    """
+    write(tmp_path / "past_the_check", {"m.py": nested})
+    assert flagged(tmp_path / "past_the_check", "m.py") == []
+    unchecked = nested.replace("                self._check()\n", "")
+    write(tmp_path / "no_check", {"m.py": unchecked})
+    assert [line for line, _ in flagged(tmp_path / "no_check", "m.py")] == [8]
+

@@ -38,11 +38,13 @@ def built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
 
 def _built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
     module = cls.module
-    if cls.scope or _in_all(module, cls.name):
+    if _in_all(module, cls.name):
         return False
-    users = [module, *(user for path in model.project.importers_of(module.path)
-                       if model.project.mentions(path, cls.name.encode())
-                       and (user := model.project.module(path)) is not None)]
+    users = [module]
+    if not cls.scope:  # a class defined in a function is built in its module only
+        users += [user for path in model.project.importers_of(module.path)
+                  if model.project.mentions(path, cls.name.encode())
+                  and (user := model.project.module(path)) is not None]
     if not any(model.project.mentions(user.path, MODE_WORD) for user in users):
         return False
     if any(_re_exports(user, cls.name, False) for user in users) or model.subclasses(cls, module.path):
