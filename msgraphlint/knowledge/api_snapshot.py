@@ -387,7 +387,7 @@ def _calls_forbidden_module(function, forbidden: set[str]) -> bool:
         return False
     for statement in definition.body:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            callee = _resolve(statement.value.func, function.__globals__)
+            callee = resolve_in(statement.value.func, function.__globals__)
             module = getattr(callee, "__module__", None)
             if inspect.ismodule(callee):
                 module = callee.__name__
@@ -396,12 +396,12 @@ def _calls_forbidden_module(function, forbidden: set[str]) -> bool:
     return False
 
 
-def _resolve(node: ast.expr, namespace: dict):
+def resolve_in(node: ast.expr, namespace: dict):
     """The object a name or attribute chain names in a module's globals; None if it names none."""
     if isinstance(node, ast.Name):
         return namespace.get(node.id)
     if isinstance(node, ast.Attribute):
-        owner = _resolve(node.value, namespace)
+        owner = resolve_in(node.value, namespace)
         return None if owner is None else getattr(owner, node.attr, None)
     return None
 

@@ -259,7 +259,7 @@ class _Reader:
         """A decorator of ``__init__`` (nn.Adam's ``opt_init_args_register``): the functions it
         defines get the instance as their first parameter and may set attributes on it."""
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        function = _resolve(target, self.globals)
+        function = api_snapshot.resolve_in(target, self.globals)
         try:
             tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
         except (OSError, TypeError, SyntaxError):
@@ -333,15 +333,6 @@ class _Reader:
             self.read_function(function, name)
         finally:
             self.globals = outer
-
-
-def _resolve(node: ast.expr, namespace: dict):
-    if isinstance(node, ast.Name):
-        return namespace.get(node.id)
-    if isinstance(node, ast.Attribute):
-        owner = _resolve(node.value, namespace)
-        return None if owner is None else getattr(owner, node.attr, None)
-    return None
 
 
 def _is_self(node: ast.AST, self_name: str) -> bool:
