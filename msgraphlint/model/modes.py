@@ -40,31 +40,16 @@ def _built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
     module = cls.module
     if _in_all(module, cls.name):
         return False
-    users = [module]
-    if not cls.scope:  # a class defined in a function is built in its module only
-        users += [user for path in model.project.importers_of(module.path)
-                  if model.project.mentions(path, cls.name.encode())
-                  and (user := model.project.module(path)) is not None]
+    # a class defined in a function is built in its module only
+    users = [module] if cls.scope else _users(model, module, cls.name)
     if not any(model.project.mentions(user.path, MODE_WORD) for user in users):
         return False
     if any(_re_exports(user, cls.name, False) for user in users) or model.subclasses(cls, module.path):
         return False
     own = {id(node) for node in module.nodes(cls.node)}
-    calls = 0
-    for user in users:
-        parents = user.parents(user.tree)
-        for node in _spellings(user).get(cls.name, ()):
-            if id(node) in own:
-                continue
-            call = parents.get(id(node))
-            if not (isinstance(call, ast.Call) and call.func is node):
-                return False  # passed, stored or subclassed: built who knows where
-            if model.class_named(node, user, _scope_at(user, call)) is not cls:
-                return False
-            if not pynative_only(model, user, call):
-                return False
-            calls += 1
-    return calls > 0
+    return _every_use_is_a_pynative_call(
+        model, users, cls.name, own, 0,
+        lambda node, user, call: model.class_named(node, user, _scope_at(user, call)) is cls)
 
 
 def pynative_only(model: ProjectModel, module: ModuleInfo, node: ast.AST, depth: int = 0) -> bool:
@@ -181,17 +166,31 @@ def _only_called_in_pynative(model: ProjectModel, module: ModuleInfo, function: 
     name = function.name
     if name.startswith("__"):
         return False  # dunders run from Python's own machinery
-    users = [module, *(user for path in model.project.importers_of(module.path)
-                       if model.project.mentions(path, name.encode())
-                       and (user := model.project.module(path)) is not None)]
+    return _every_use_is_a_pynative_call(model, _users(model, module, name), name, {id(function)}, depth)
+
+
+def _users(model: ProjectModel, module: ModuleInfo, name: str) -> list[ModuleInfo]:
+    """The module and the modules importing it whose text mentions ``name``."""
+    return [module, *(user for path in model.project.importers_of(module.path)
+                      if model.project.mentions(path, name.encode())
+                      and (user := model.project.module(path)) is not None)]
+
+
+def _every_use_is_a_pynative_call(model: ProjectModel, users: list[ModuleInfo], name: str,
+                                  skip: set[int], depth: int, names_it=None) -> bool:
+    """Whether every node of ``users`` spelling ``name`` (but those in ``skip``) is called, in
+    code that runs only in PyNative mode, and there is one such call. ``names_it(node, module,
+    call)`` must also hold, where given: the spelling names the one definition asked about."""
     calls = 0
     for user in users:
         parents = user.parents(user.tree)
         for node in _spellings(user).get(name, ()):
-            if node is function:
+            if id(node) in skip:
                 continue
             call = parents.get(id(node))
             if not (isinstance(call, ast.Call) and call.func is node):
+                return False  # passed, stored or subclassed: used who knows where
+            if names_it is not None and not names_it(node, user, call):
                 return False
             if not pynative_only(model, user, call, depth):
                 return False
