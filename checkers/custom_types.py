@@ -25,8 +25,8 @@ from msgraphlint.model.attributes import (
     mutates_self,
 )
 from msgraphlint.knowledge.mindspore import (
-    CELL_CLASS, NON_PARAMETER_CALLS, PRIMITIVE_NAMESPACE, is_mindspore_cell_name,
-    is_mindspore_layer_class, is_tensor_function,
+    CELL_CLASS, NON_PARAMETER_CALLS, PRIMITIVE_NAMESPACE, all_mindspore_layers,
+    is_mindspore_cell_name, is_tensor_function,
 )
 from msgraphlint.syntax.qualnames import canonical
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
@@ -134,9 +134,7 @@ class CustomTypesFamily(Family):
         child = element.value.attr
         if (cls := held_class(ctx, child)) is not None:
             return ctx.model.is_cell(cls)
-        names = held_call_names(ctx, child)
-        return bool(names) and all(name is not None and is_mindspore_layer_class(canonical(name))
-                                   for name in names)
+        return all_mindspore_layers(held_call_names(ctx, child))
 
     def _is_cell_state(self, attr: str, ctx: FunctionContext) -> bool:
         """A Cell attribute that is certainly not a Parameter."""

@@ -16,7 +16,7 @@ from msgraphlint.model.attributes import held_call_names
 from msgraphlint.syntax.project import ClassInfo
 from msgraphlint.model.compiled import is_static
 from msgraphlint.values.interpret import is_known
-from msgraphlint.knowledge.mindspore import CELL_CLASS, is_loss_function, is_mindspore_layer_class
+from msgraphlint.knowledge.mindspore import CELL_CLASS, all_mindspore_layers, is_loss_function
 
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 # Parameter attributes of MindSpore's layers: `self.fc.weight` is a tensor even though the value
@@ -134,8 +134,7 @@ def _is_mindspore_layer(func: ast.expr, ctx: FunctionContext) -> bool:
         built = {ctx.qualify(v.func) if isinstance(v, ast.Call) else None for v in values}
     else:
         return is_loss_function(ctx.qualify(func) or "")
-    return bool(built) and all(name is not None and is_mindspore_layer_class(name)
-                               for name in built)
+    return all_mindspore_layers(built)
 
 
 def names_device(expr: ast.expr, ctx: FunctionContext) -> bool:

@@ -364,6 +364,12 @@ def is_mindspore_layer_class(qualified: str) -> bool:
     return qualified.startswith(CELL_NAMESPACES) and name[:1].isupper() and name not in NOT_CELLS
 
 
+def all_mindspore_layers(built: set[str | None]) -> bool:
+    """Whether every call a value is built from (None: not a call) is of a Cell class MindSpore
+    ships, and there is one."""
+    return bool(built) and all(name is not None and is_mindspore_layer_class(name) for name in built)
+
+
 def is_tensor_function(qualified: str) -> bool:
     """A function (not a class) of mindspore.ops, mint or mindspore.numpy."""
     return (qualified.startswith(TENSOR_FUNCTION_MODULES)
