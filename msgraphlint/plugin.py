@@ -154,8 +154,12 @@ def plugin_template(rule: catalogue.Rule) -> str:
     return "%s%s" if rule.cases else rule.template + "%s"
 
 
-def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChecker]:
-    family_rules = [rule for rule in catalogue.rules() if rule.family == family.name]
+def make_checker_class(family: type[Family], checker_id: str,
+                       with_options: bool) -> type[BaseChecker]:
+    """The checker of a family's rules whose ids are x<checker_id>nn (pylint holds one checker
+    id per checker)."""
+    family_rules = [rule for rule in catalogue.rules()
+                    if rule.family == family.name and rule.id[1:3] == checker_id]
 
     class FamilyChecker(BaseChecker):
         name = "msgraphlint"
@@ -199,7 +203,7 @@ def make_checker_class(family: type[Family], with_options: bool) -> type[BaseChe
                     confidence=HIGH,
                 )
 
-    FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{family.__name__}Checker"
+    FamilyChecker.__name__ = FamilyChecker.__qualname__ = f"{family.__name__}{checker_id}Checker"
     return FamilyChecker
 
 
@@ -213,6 +217,9 @@ def environment_level_or_none() -> Level | None:
 
 
 def register(linter) -> None:
-    families_with_rules = [f for f in FAMILIES if any(r.family == f.name for r in catalogue.rules())]
-    for index, family in enumerate(families_with_rules):
-        linter.register_checker(make_checker_class(family, with_options=index == 0)(linter))
+    checkers = [(family, checker_id) for family in FAMILIES
+                for checker_id in catalogue.PYLINT_CHECKER_IDS
+                if any(r.family == family.name and r.id[1:3] == checker_id
+                       for r in catalogue.rules())]
+    for index, (family, checker_id) in enumerate(checkers):
+        linter.register_checker(make_checker_class(family, checker_id, with_options=index == 0)(linter))
