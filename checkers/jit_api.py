@@ -12,11 +12,15 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
-from msgraphlint.model.attributes import class_at, held_call_names, held_class, is_classmethod
+from msgraphlint.model.attributes import (
+    class_at, held_call_names, held_class, is_classmethod, is_parameter_attribute,
+)
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.knowledge.mindspore import (
-    CELL_DEFINED_AT, REMOVED_FROM_MODULES, REMOVED_JIT_DECORATORS, REMOVED_QUALIFIED,
-    TENSOR_DEFINED_AT, is_mindspore_cell_name,
+    CELL_DEFINED_AT, GRAPH_REFUSED_CELL_METHODS, GRAPH_REFUSED_FUNCTIONS,
+    GRAPH_REFUSED_PARAMETER_METHODS, GRAPH_REFUSED_TENSOR_METHODS, REMOVED_FROM_MODULES,
+    REMOVED_JIT_DECORATORS, REMOVED_QUALIFIED, TENSOR_DEFINED_AT, TENSOR_HOOK_METHOD,
+    is_mindspore_cell_name,
 )
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 
@@ -63,6 +67,14 @@ CELL_ONLY_NAMES = frozenset(
 ) | {name for name in FORBIDDEN_CELL_METHODS if name.startswith("register_")}
 FORBIDDEN_INSTEAD = "call it in __init__ (or outside the Cell) and keep the result as an attribute"
 CLASSMETHOD_INSTEAD = "a @staticmethod, or a module-level function"
+SHARD_WHY = "a parallel strategy is set only outside compiled code"
+SHARD_INSTEAD = "call shard once outside the compiled code (in __init__, or on the Cell before it runs)"
+MOVE_TO_WHY = "copying a tensor to another device is PyNative's"
+MOVE_TO_INSTEAD = "move the input before calling the Cell, or leave placement to the graph"
+PARAMETER_HOOK_WHY = "a hook on a Parameter is registered only outside compiled code"
+PARAMETER_HOOK_INSTEAD = "register the hook outside the compiled code (in __init__, or before the Cell runs), or on the tensor computed from the Parameter"
+SECOND_HOOK_WHY = "'%s' has a hook already (line %s), and the graph takes one per tensor"
+SECOND_HOOK_INSTEAD = "one hook function that does the work of both"
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
@@ -140,6 +152,43 @@ class JitApiFamily(Family):
         elif (owner := self._classmethod_owner(node, ctx)) is not None:
             ctx.report("classmethod-call", node, ast.unparse(node.func), owner.name,
                        CLASSMETHOD_INSTEAD)
+        elif (refused := self._graph_refused(node, ctx)) is not None:
+            ctx.report("graph-refused-api", node, ast.unparse(node.func), *refused)
+
+    # `y.register_hook(f)` twice among a compiled function's own statements
+    def visit_Expr(self, node: ast.Expr, ctx: FunctionContext) -> None:
+        name = _hooked_name(node)
+        body = ctx.function.node.body
+        if name is None or body.__class__ is not list or node not in body:
+            return
+        if ctx.qualify(node.value.func.value) is not None:
+            return  # a module's function, not a tensor's hook
+        for earlier in reversed(body[:body.index(node)]):
+            if _hooked_name(earlier) == name:
+                ctx.report("graph-refused-api", node.value, ast.unparse(node.value.func),
+                           SECOND_HOOK_WHY % (name, earlier.lineno), SECOND_HOOK_INSTEAD)
+                return
+            if name in _bound_names(earlier) or hasattr(earlier, "body"):
+                return  # a new value, or a new block after an if, a loop or a with
+
+    # ----- graph-refused ---------------------------------------------------------------------
+
+    def _graph_refused(self, node: ast.Call, ctx: FunctionContext) -> tuple[str, str] | None:
+        """(why, what instead) for a call of MindSpore API the graph compiler refuses: shard (the
+        function, or a Cell's method), Tensor.move_to, Parameter.register_hook."""
+        qualified = ctx.qualify(node.func)
+        if qualified is not None:
+            return (SHARD_WHY, SHARD_INSTEAD) if qualified in GRAPH_REFUSED_FUNCTIONS else None
+        if not isinstance(node.func, ast.Attribute):
+            return None
+        method, receiver = node.func.attr, node.func.value
+        if method in GRAPH_REFUSED_CELL_METHODS and self._is_cell(receiver, ctx, method):
+            return SHARD_WHY, SHARD_INSTEAD
+        if method in GRAPH_REFUSED_TENSOR_METHODS and ctx.kinds.is_tensor(receiver):
+            return MOVE_TO_WHY, MOVE_TO_INSTEAD
+        if method in GRAPH_REFUSED_PARAMETER_METHODS and _holds_parameter(receiver, ctx):
+            return PARAMETER_HOOK_WHY, PARAMETER_HOOK_INSTEAD
+        return None
 
     # ----- jit-forbidden ---------------------------------------------------------------------
 
@@ -218,3 +267,31 @@ class JitApiFamily(Family):
             and len(receiver.args) == 1
             and ctx.is_self(receiver.args[0])
         )
+
+
+def _hooked_name(statement: ast.stmt) -> str | None:
+    """``y`` for the statement ``y.register_hook(f)``."""
+    call = statement.value if statement.__class__ is ast.Expr else None
+    if (call.__class__ is ast.Call and call.func.__class__ is ast.Attribute
+            and call.func.attr == TENSOR_HOOK_METHOD and call.func.value.__class__ is ast.Name):
+        return call.func.value.id
+    return None
+
+
+def _bound_names(statement: ast.stmt) -> set[str]:
+    """Names a statement binds (assignments, loops, withs, nested definitions)."""
+    return {node.id for node in ast.walk(statement)
+            if node.__class__ is ast.Name and node.ctx.__class__ is not ast.Load} | {
+        node.name for node in ast.walk(statement)
+        if node.__class__ in (ast.FunctionDef, ast.ClassDef)}
+
+
+def _holds_parameter(receiver: ast.expr, ctx: FunctionContext) -> bool:
+    """A Parameter of the Cell or of a sub-Cell, or a local name every assignment of which is one."""
+    if receiver.__class__ is ast.Name:
+        if ctx.qualify(receiver) is not None:
+            return False
+        values = ctx.values.assigned_values(receiver.id)
+        return bool(values) and all(
+            value is not None and is_parameter_attribute(ctx, value) for value in values)
+    return is_parameter_attribute(ctx, receiver)

@@ -12,8 +12,8 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 
-from msgraphlint.model.attributes import held_call_names, held_class, held_object_class
-from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS, NN_NAMESPACE, NN_PARAMETER_NAMES
+from msgraphlint.model.attributes import held_object_class, is_parameter_attribute
+from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS
 
 SET_DATA_INSTEAD = "ops.assign"
 
@@ -54,22 +54,4 @@ class ParametersFamily(Family):
         return held_object_class(ctx, receiver) is None  # a project object's own method
 
     def _is_parameter(self, node: ast.expr, ctx: FunctionContext) -> bool:
-        """self.w (a Parameter of this Cell) or self.dense.weight (one of a sub-Cell)."""
-        if not isinstance(node, ast.Attribute) or ctx.owner is None:
-            return False
-        if ctx.is_self(node.value):
-            return node.attr in ctx.values.parameter_attrs
-        holder = node.value
-        if not (isinstance(holder, ast.Attribute) and ctx.is_self(holder.value)):
-            return False
-        sub_cell = held_class(ctx, holder.attr)
-        if sub_cell is not None:
-            return ctx.model.is_cell(sub_cell) and any(
-                node.attr in cls.parameter_attrs for cls in ctx.model.mro(sub_cell)
-            )
-        built_from = held_call_names(ctx, holder.attr)
-        return (
-            bool(built_from)
-            and all(name and name.startswith(NN_NAMESPACE) for name in built_from)
-            and node.attr in NN_PARAMETER_NAMES
-        )
+        return is_parameter_attribute(ctx, node)

@@ -14,9 +14,12 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.model.attributes import attribute_assignments
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
-from msgraphlint.knowledge.mindspore import is_mindspore_cell_name
+from msgraphlint.knowledge.mindspore import STREAM_CONTEXTS, is_mindspore_cell_name, is_mindspore_name
 
 SORTED = "builtins.sorted"
+SUPER = "builtins.super"
+OBJECT = "builtins.object"
+SELF = "self"
 # Methods the graph parser turns into an assignment to their receiver (2.10, every level):
 # `a.append(v)` is compiled like `a = a + [v]`. `remove` and `sort` are not among them.
 CHANGED_IN_PLACE_BY_PARSER = frozenset({"append", "extend", "insert", "pop", "reverse", "clear",
@@ -162,6 +165,20 @@ class SyntaxFamily(Family):
                 and not self._inside_reported_definition(node, ctx)):
             ctx.report("nested-function-as-sort-key", key, key.id)
         self._check_held_lambda(node, ctx)
+        self._check_super_arguments(node, ctx)
+
+    def _check_super_arguments(self, node: ast.Call, ctx: FunctionContext) -> None:
+        """``super(type(self), self)``, ``super(Net, x)``, ``super(Other, self)``: the parser
+        reads super's two arguments itself, while parsing (2.7 to 2.10, every level, in any
+        branch it parses)."""
+        if not (node.func.__class__ is ast.Name and node.func.id == "super" and len(node.args) == 2
+                and not node.keywords and ctx.qualify(node.func) == SUPER):
+            return
+        if self._inside_reported_definition(node, ctx):
+            return
+        problem = _super_problem(node, ctx)
+        if problem is not None:
+            ctx.report("super-arguments", node, ast.unparse(node), problem)
 
     def _check_held_lambda(self, node: ast.Call, ctx: FunctionContext) -> None:
         """``self.fn(x)`` where ``self.fn`` is a lambda written outside the compiled code: the
@@ -271,6 +288,11 @@ class SyntaxFamily(Family):
             manager = item.context_expr
             if (what := self._non_jit_class_manager(manager, ctx)) is not None:
                 ctx.report("with-non-jit-class", item.context_expr, ast.unparse(manager), what)
+            elif (kind := _stream_context(manager, ctx)) is not None:
+                outer = _enclosing_stream_context(node, kind, ctx)
+                if outer is not None:
+                    ctx.report("nested-stream-context", manager, ast.unparse(manager), kind,
+                               outer.lineno)
 
     # ----- what a context manager is -------------------------------------------------------
 
@@ -371,3 +393,67 @@ def _lambda_unreadable(lam: ast.Lambda, module: ModuleInfo) -> tuple[str, str] |
             return None
         return where, f"on a line whose statement's value is a {parent.value.__class__.__name__}, not the lambda"
     return None
+
+
+def _stream_context(manager: ast.expr, ctx: FunctionContext) -> str | None:
+    """StreamCtx or StreamLimitCtx when ``manager`` builds one of MindSpore's stream contexts."""
+    if manager.__class__ is not ast.Call:
+        return None
+    return STREAM_CONTEXTS.get(ctx.qualify(manager.func) or "")
+
+
+def _enclosing_stream_context(node: ast.With, kind: str, ctx: FunctionContext) -> ast.With | None:
+    """The ``with`` of the same kind of stream context that ``node`` sits in, in the same
+    function (a helper's own ``with`` is parsed apart and compiles)."""
+    parent = ctx.values.parent(node)
+    while parent is not None and parent is not ctx.function.node:
+        if parent.__class__ in (ast.FunctionDef, ast.Lambda):
+            return None
+        if parent.__class__ is ast.With and any(
+                _stream_context(item.context_expr, ctx) == kind for item in parent.items):
+            return parent
+        parent = ctx.values.parent(parent)
+    return None
+
+
+def _super_problem(node: ast.Call, ctx: FunctionContext) -> str | None:
+    """What the parser refuses in ``super(first, second)``: a second argument that is not the
+    name self, a first argument that is no name, or a name that no class of self's MRO has (the
+    parser looks the name as written up among the MRO's class names). None where the method's
+    first parameter is not self, or where a base class is not known."""
+    arguments = ctx.function.node.args
+    first_parameter = (arguments.posonlyargs or arguments.args or [None])[0]
+    if first_parameter is None or first_parameter.arg != SELF:
+        return None
+    first, second = node.args
+    if first.__class__ is ast.Starred or second.__class__ is ast.Starred:
+        return None
+    if not (second.__class__ is ast.Name and second.id == SELF):
+        return f"its second argument is '{ast.unparse(second)}', not self"
+    if first.__class__ not in (ast.Name, ast.Attribute):
+        return f"its first argument is a {first.__class__.__name__} expression, not the name of a class"
+    written = first.id if first.__class__ is ast.Name else first.attr
+    cls = ctx.cell or ctx.owner
+    if cls is None or written == "object":
+        return None
+    names = _mro_class_names(cls, ctx)
+    if names is None or written in names or is_mindspore_name(ctx.qualify(first)):
+        return None
+    return f"'{written}' is not the name of {cls.name} or of a class it derives from"
+
+
+def _mro_class_names(cls: ClassInfo, ctx: FunctionContext) -> set[str] | None:
+    """The names of the classes in ``cls``'s MRO as far as the project shows them, with the last
+    part of each MindSpore base's name; None when a base is neither a project class nor one of
+    MindSpore's (its own bases are not known)."""
+    names: set[str] = set()
+    for current in ctx.model.mro(cls):
+        names.add(current.name)
+        for base in current.node.bases:
+            if ctx.model.class_named(base, current.module, current.scope) is not None:
+                continue
+            qualified = current.module.imports.qualify(base)
+            if not (is_mindspore_name(qualified) or qualified == OBJECT):
+                return None
+            names.add(qualified.rsplit(".", 1)[-1])
+    return names

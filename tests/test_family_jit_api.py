@@ -208,3 +208,122 @@ def test_classmethods_however_reached_but_not_staticmethods(tmp_path):
         ("classmethod-call", "c = Plain.double(x)"),
         ("classmethod-call", "d = self.plain.double(x)"),
     }
+
+
+# ----- graph-refused-api ------------------------------------------------------------------------
+
+REFUSED = {"graph-refused-api"}
+REFUSED_HEADER = """
+import numpy as np
+import mindspore as ms
+from mindspore import nn, ops, Parameter, Tensor
+from mindspore.parallel import shard
+
+
+def hook(grad):
+    return grad * 2
+
+
+class Sub(nn.Cell):
+    def construct(self, x):
+        return x * 2
+"""
+
+
+def refused(tmp_path, body: str) -> set[tuple[str, str]]:
+    return findings_on_lines(tmp_path, REFUSED_HEADER, body, REFUSED)
+
+
+def test_shard_move_to_and_a_parameter_hook_in_compiled_code_are_flagged(tmp_path):
+    assert refused(tmp_path, """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.sub = Sub()
+        self.dense = nn.Dense(3, 3)
+        self.w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+
+    def construct(self, x):
+        self.sub.shard(in_strategy=((1,),))
+        self.shard(in_strategy=((1,),))
+        f = ms.shard(self.sub, in_strategy=((1,),))
+        g = shard(self.sub, in_strategy=((1,),))
+        self.w.register_hook(hook)
+        self.dense.weight.register_hook(hook)
+        w = self.w
+        w.register_hook(hook)
+        return ops.relu(x).move_to("CPU")
+""") == {
+        ("graph-refused-api", 'self.sub.shard(in_strategy=((1,),))'),
+        ("graph-refused-api", 'self.shard(in_strategy=((1,),))'),
+        ("graph-refused-api", 'f = ms.shard(self.sub, in_strategy=((1,),))'),
+        ("graph-refused-api", 'g = shard(self.sub, in_strategy=((1,),))'),
+        ("graph-refused-api", 'self.w.register_hook(hook)'),
+        ("graph-refused-api", 'self.dense.weight.register_hook(hook)'),
+        ("graph-refused-api", 'w.register_hook(hook)'),
+        ("graph-refused-api", 'return ops.relu(x).move_to("CPU")'),
+    }
+
+
+def test_shard_outside_compiled_code_and_other_objects_methods_are_not_flagged(tmp_path):
+    assert refused(tmp_path, """
+class Plan:
+    def shard(self, v):
+        return v
+
+    def move_to(self, v):
+        return v
+
+class OwnShard(nn.Cell):
+    def shard(self, v):
+        return v
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.sub = Sub()
+        self.sub.shard(in_strategy=((1,),))
+        self.plan = Plan()
+        self.own = OwnShard()
+
+    def construct(self, x, y):
+        a = self.plan.shard(x)
+        b = self.own.shard(x)
+        c = self.plan.move_to(x)
+        d = y.move_to("CPU")
+        x.register_hook(hook)
+        return a + b + c + d
+""") == set()
+
+
+def test_a_second_hook_on_one_name_in_the_function_body_is_flagged(tmp_path):
+    assert refused(tmp_path, """
+class Net(nn.Cell):
+    def construct(self, x):
+        x.register_hook(hook)
+        y = ops.relu(x)
+        x.register_hook(hook)
+        return y
+""") == {("graph-refused-api", "x.register_hook(hook)")}
+
+
+def test_hooks_after_a_new_value_in_branches_or_assigned_are_not_flagged(tmp_path):
+    assert refused(tmp_path, """
+class Net(nn.Cell):
+    def construct(self, x):
+        y = x * 2
+        y.register_hook(hook)
+        y = y + 1
+        y.register_hook(hook)
+        if x.shape[0] > 1:
+            y.register_hook(hook)
+            y.register_hook(hook)
+        z = x * 3
+        z.register_hook(hook)
+        for i in range(2):
+            x = x + 1
+        z.register_hook(hook)
+        a = x.register_hook(hook)
+        b = x.register_hook(hook)
+        return y + z
+""") == set()

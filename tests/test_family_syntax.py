@@ -551,3 +551,151 @@ def build(other):
     second = Holder(other)
     return first, second
 """) == []
+
+
+# ----- super-arguments ----------------------------------------------------------------------
+
+SUPER_BASE = """
+class Base(nn.Cell):
+    def scale(self, x):
+        return x * 2
+"""
+
+
+def super_findings(tmp_path, body: str) -> list[int]:
+    return [line for symbol, line in findings(tmp_path, SUPER_BASE + body) if symbol == "super-arguments"]
+
+
+def test_super_arguments_the_parser_refuses_are_flagged(tmp_path):
+    assert super_findings(tmp_path, """
+class Other(nn.Cell):
+    pass
+
+Alias = Base
+
+class Net(Base):
+    def construct(self, x):
+        me = self
+        a = super(type(self), self).scale(x)
+        b = super(Net, x).scale(x)
+        c = super(Net, me).scale(x)
+        d = super(Other, self).scale(x)
+        e = super(self.__class__, self).scale(x)
+        f = super(Alias, self).scale(x)
+        return a + b + c + d + e + f
+""") == [14, 15, 16, 17, 18, 19]
+
+
+def test_super_of_a_class_in_the_mro_or_without_arguments_is_not_flagged(tmp_path):
+    assert super_findings(tmp_path, """
+import mindspore
+
+class Mid(Base):
+    pass
+
+class Net(Mid):
+    def construct(self, x):
+        a = super(Net, self).scale(x)
+        b = super(Mid, self).scale(x)
+        c = super(Base, self).scale(x)
+        d = super().scale(x)
+        e = super(nn.Cell, self).cast_inputs
+        return a + b + c + d
+""") == []
+
+
+def test_super_in_a_helper_of_a_base_class_is_judged_on_the_compiled_cell(tmp_path):
+    # Base.helper runs on a Child: Child's MRO holds Base, and `Elsewhere` is in no MRO.
+    assert super_findings(tmp_path, """
+class Elsewhere(nn.Cell):
+    pass
+
+class Helped(Base):
+    def helper(self, x):
+        return super(Helped, self).scale(x) + super(Elsewhere, self).scale(x)
+
+class Child(Helped):
+    def construct(self, x):
+        return self.helper(x)
+""") == [11]
+
+
+def test_super_of_a_class_imported_from_another_module_is_looked_up_by_its_written_name(tmp_path):
+    (tmp_path / "blocks.py").write_text(HEADER + SUPER_BASE, "utf-8")
+    source = HEADER + """
+from blocks import Base
+from blocks import Base as Renamed
+
+class Net(Base):
+    def construct(self, x):
+        return super(Base, self).scale(x) + super(Renamed, self).scale(x)
+"""
+    found = check_source(tmp_path, source)
+    assert [(f.rule.symbol, f.line) for f in found if f.rule.symbol == "super-arguments"] == [
+        ("super-arguments", 8)]
+
+
+def test_super_is_not_judged_where_a_base_class_or_self_is_unknown(tmp_path):
+    assert super_findings(tmp_path, """
+from somewhere import Mixin
+
+class Mixed(Base, Mixin):
+    def construct(self, x):
+        return super(Helper, self).scale(x)
+
+class Renamed(Base):
+    def construct(this, x):
+        return super(Renamed, this).scale(x)
+""") == []
+
+
+# ----- nested-stream-context ---------------------------------------------------------------------
+
+STREAMS = """
+import mindspore as ms
+from mindspore.runtime import StreamCtx, StreamLimitCtx
+s1 = ms.runtime.Stream()
+s2 = ms.runtime.Stream()
+"""
+
+
+def stream_findings(tmp_path, body: str) -> list[int]:
+    return [line for symbol, line in findings(tmp_path, STREAMS + body)
+            if symbol == "nested-stream-context"]
+
+
+def test_a_stream_context_inside_one_of_its_kind_is_flagged(tmp_path):
+    assert stream_findings(tmp_path, """
+class Net(nn.Cell):
+    def construct(self, x):
+        with StreamCtx(s1):
+            with ms.runtime.StreamCtx(s2):
+                x = x * 2
+            if x.shape[0] > 1:
+                for i in range(2):
+                    with StreamCtx(s2):
+                        x = x + 1
+        with StreamLimitCtx(s1, 2, 2):
+            with ms.runtime.StreamLimitCtx(s2, 2, 2):
+                x = x - 1
+        return x
+""") == [10, 14, 17]
+
+
+def test_stream_contexts_one_after_the_other_of_two_kinds_or_in_a_helper_are_not_flagged(tmp_path):
+    assert stream_findings(tmp_path, """
+def helper(x):
+    with StreamCtx(s2):
+        return x * 2
+
+class Net(nn.Cell):
+    def construct(self, x):
+        with StreamCtx(s1):
+            x = helper(x)
+        with StreamCtx(s2), StreamCtx(s1):
+            x = x + 1
+        with StreamCtx(s1):
+            with StreamLimitCtx(s2, 2, 2):
+                x = x - 1
+        return x
+""") == []

@@ -257,3 +257,78 @@ class Net(nn.Cell):
         return Tensor(np.zeros(n)), x
 """)
     assert got == {("numpy-on-constants", "return Tensor(np.zeros(n)), x")}
+
+
+# ----- jit-typing-comment -------------------------------------------------------------------
+
+TYPING = {"jit-typing-comment"}
+
+
+def typing_findings(tmp_path, body: str) -> set[tuple[str, str]]:
+    return findings_on_lines(tmp_path, HEADER + "import math\nfrom mindspore import jit\n", body, TYPING)
+
+
+def test_an_unreadable_typing_comment_on_interpreted_host_code_is_flagged(tmp_path):
+    assert typing_findings(tmp_path, """
+@jit
+def f(x):
+    a = np.exp(x)  # @jit.typing: () -> tensor_type[float33]
+    b = x.asnumpy()  # @jit.typing: () -> float32[int32]
+    # @jit.typing: () -> tuple_[list_]
+    c = x.asnumpy()
+    d = Tensor(np.sum(x.asnumpy()))  # @jit.typing: () -> tensor_type[string]
+    e = x.asnumpy()  # @jit.typing: () -> Float32
+    return a, b, c, d, e
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x.asnumpy()  # @jit.typing: () -> list_[type_none]
+""") == {
+        ("jit-typing-comment", "a = np.exp(x)  # @jit.typing: () -> tensor_type[float33]"),
+        ("jit-typing-comment", "b = x.asnumpy()  # @jit.typing: () -> float32[int32]"),
+        ("jit-typing-comment", "c = x.asnumpy()"),
+        ("jit-typing-comment", "d = Tensor(np.sum(x.asnumpy()))  # @jit.typing: () -> tensor_type[string]"),
+        ("jit-typing-comment", "e = x.asnumpy()  # @jit.typing: () -> Float32"),
+        ("jit-typing-comment", "return x.asnumpy()  # @jit.typing: () -> list_[type_none]"),
+    }
+
+
+def test_readable_ignored_or_uninterpreted_typing_comments_are_not_flagged(tmp_path):
+    assert typing_findings(tmp_path, """
+@jit
+def f(x):
+    dt = ms.int32
+    a = x.asnumpy()  # @jit.typing: () -> tensor_type[float32]
+    b = x.asnumpy()  # @jit.typing: () -> list_[tensor_type[float32]]
+    c = x.asnumpy()  # @jit.typing: () -> tensor_type[{dt}]
+    d = x.asnumpy()  # @jit.typing: (x) -> tensor_type[float33]
+    e = x.asnumpy()  # @jit.typing: () -> float32
+    g = np.ones(3)  # @jit.typing: () -> tensor_type[float33]
+    h = ops.relu(x)  # @jit.typing: () -> tensor_type[float33]
+    i = x.tolist()  # @jit.typing: () -> tensor_type[float33]
+    # @jit.typing: () -> tensor_type[float33]
+
+    j = x.asnumpy()
+    k = x.asnumpy()  # note: @jit.typing: () -> tensor_type[float33]
+    return a, b, c, d, e, g, h, i, j, k
+""") == set()
+
+
+def test_a_typing_comment_is_judged_by_what_the_callers_pass(tmp_path):
+    # A helper given a tensor runs np.exp in the interpreter; a jit function the driver gives an
+    # int folds math.sqrt while compiling, and never reads the comment.
+    assert typing_findings(tmp_path, """
+def helper(v):
+    return np.exp(v)  # @jit.typing: () -> tensor_type[float33]
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return helper(x)
+
+@jit
+def root(n):
+    return math.sqrt(n)  # @jit.typing: () -> tensor_type[float33]
+
+def run():
+    return root(4), Net()(Tensor(np.ones(3, np.float32)))
+""") == {("jit-typing-comment", "return np.exp(v)  # @jit.typing: () -> tensor_type[float33]")}

@@ -226,3 +226,13 @@ def test_host_random_sources_hold_for_numpy_random_and_scipy():
     assert facts.random_source("numpy.linalg.norm") is None
     assert facts.random_method_draws("generator", "integers")
     assert not facts.random_method_draws("distribution", "pdf")
+
+
+def test_the_graph_parsers_own_api_tables_name_mindsporess_api(mindspore):
+    for qualified, kind in facts.STREAM_CONTEXTS.items():
+        assert resolve(qualified).__name__ == kind, qualified
+    for qualified in facts.GRAPH_REFUSED_FUNCTIONS:
+        assert callable(resolve(qualified)), qualified
+    assert facts.GRAPH_REFUSED_CELL_METHODS <= set(dir(mindspore.nn.Cell))
+    assert facts.GRAPH_REFUSED_TENSOR_METHODS | {facts.TENSOR_HOOK_METHOD} <= set(dir(mindspore.Tensor))
+    assert facts.GRAPH_REFUSED_PARAMETER_METHODS <= set(dir(mindspore.Parameter))

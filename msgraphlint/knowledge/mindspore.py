@@ -7,6 +7,8 @@ MindSpore by a snapshot script, never in a checker.
 
 from __future__ import annotations
 
+import re
+
 # ----- tensors ---------------------------------------------------------------------------------
 
 TENSOR_CLASS = "mindspore.Tensor"
@@ -496,6 +498,54 @@ NON_PARAMETER_CALLS = frozenset(
 
 # CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
 NOT_PRIMITIVES = frozenset(
+# ----- what the graph parser reads itself ----------------------------------------------------------
+
+# MindSpore's stream contexts, by kind. Graph code may enter one (2.8 and later), but not one inside
+# another of the same kind: the parser refuses "Nested with StreamCtx statements are not supported
+# in graph mode." (StreamLimitCtx likewise), probed with 2.8, 2.9 and 2.10 at STRICT and LAX; a
+# StreamLimitCtx inside a StreamCtx, two in one `with`, and one in a called helper compile. 2.7
+# enters none of them ("Only support jit_class instance").
+STREAM_CONTEXTS = {
+    "mindspore.runtime.StreamCtx": "StreamCtx",
+    "mindspore.runtime.stream.StreamCtx": "StreamCtx",
+    "mindspore.hal.StreamCtx": "StreamCtx",
+    "mindspore.hal.stream.StreamCtx": "StreamCtx",
+    "mindspore.runtime.StreamLimitCtx": "StreamLimitCtx",
+    "mindspore.runtime.stream_limit.StreamLimitCtx": "StreamLimitCtx",
+}
+
+# MindSpore API the graph compiler refuses in compiled code whatever it is given (probed with 2.7,
+# 2.8, 2.9 and 2.10 at STRICT and LAX): a parallel strategy set there ("Cell.shard or ms.shard not
+# supported in jit syntax, please use shard out of jit or construct scope."), Tensor.move_to
+# ("The method 'move_to' is not supported in jit."), Parameter.register_hook ("Register hook for
+# Parameter inside graph is not supported."). Tensor.register_hook itself compiles, once per name
+# in a function's own statements ("It is not supported to register multiple hooks for a Tensor").
+GRAPH_REFUSED_FUNCTIONS = frozenset({"mindspore.shard", "mindspore.parallel.shard"})
+GRAPH_REFUSED_CELL_METHODS = frozenset({"shard"})
+GRAPH_REFUSED_TENSOR_METHODS = frozenset({"move_to"})
+GRAPH_REFUSED_PARAMETER_METHODS = frozenset({"register_hook"})
+TENSOR_HOOK_METHOD = "register_hook"
+
+# `# @jit.typing: () -> tensor_type[float32]`: the type a statement's JIT Fallback gives back.
+# MindSpore reads the comment at the end of each line of an expression it runs through the
+# interpreter at LAX (a tensor's asnumpy, a host library called on a variable), and a comment line
+# just before it: the form its parser matches (a comment that does not match is ignored), the kinds
+# it takes (a name of mindspore.common.dtype that is none of them, with an element, is refused:
+# "JIT type annotation only support tensor/list_/tuple_, but got 'float32"), and the dtype names
+# each kind refuses as its element ("Cannot get dtype for by input string: 'string', for
+# 'tensor_type'", "Cannot get element type for by input string: 'list_', for 'tuple_'"); a name
+# that is no dtype at all is "Wrong comment format for JIT type annotation". Probed with 2.7 to
+# 2.10 at LAX; a `{name}` is looked up in the function and was not judged.
+JIT_TYPING_COMMENT = re.compile(
+    r"#\s*@jit.typing\s*:\s*\(\)\s*->\s*([a-zA-Z0-9{}_]+)?\[?([a-zA-Z0-9{}_]+)?\]?")
+JIT_TYPING_ELEMENTS_REFUSED = {
+    "tensor_type": frozenset({"string", "tensor_type", "list_", "type_none"}),
+    "list_": frozenset({"string", "list_", "type_none"}),
+    "tuple_": frozenset({"string", "list_", "type_none"}),
+}
+# The Tensor method LAX runs through the interpreter (tolist is compiled: a comment there is not read).
+RUNTIME_FALLBACK_METHODS = frozenset({"asnumpy"})
+
     {
         "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder",
         "CustomRegOp", "DataType", "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph",

@@ -7,7 +7,9 @@ import ast
 import re
 from ..knowledge import cell_classes
 from ..knowledge.catalogue import snapshot
-from ..knowledge.mindspore import CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR
+from ..knowledge.mindspore import (
+    CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR, NN_NAMESPACE, NN_PARAMETER_NAMES,
+)
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..syntax.qualnames import canonical
 from .compiled import CompiledFunction, first_parameter
@@ -91,6 +93,28 @@ def held_object_class(ctx: FunctionScope, receiver: ast.expr) -> ClassInfo | Non
     if isinstance(receiver, ast.Attribute) and ctx.is_self(receiver.value) and ctx.owner:
         return held_class(ctx, receiver.attr)
     return None
+
+
+def is_parameter_attribute(ctx: FunctionScope, node: ast.expr) -> bool:
+    """self.w (a Parameter of this Cell) or self.dense.weight (one of a sub-Cell)."""
+    if not isinstance(node, ast.Attribute) or ctx.owner is None:
+        return False
+    if ctx.is_self(node.value):
+        return node.attr in ctx.values.parameter_attrs
+    holder = node.value
+    if not (isinstance(holder, ast.Attribute) and ctx.is_self(holder.value)):
+        return False
+    sub_cell = held_class(ctx, holder.attr)
+    if sub_cell is not None:
+        return ctx.model.is_cell(sub_cell) and any(
+            node.attr in cls.parameter_attrs for cls in ctx.model.mro(sub_cell)
+        )
+    built_from = held_call_names(ctx, holder.attr)
+    return (
+        bool(built_from)
+        and all(name and name.startswith(NN_NAMESPACE) for name in built_from)
+        and node.attr in NN_PARAMETER_NAMES
+    )
 
 
 def is_plain_class(model: ProjectModel, cls: ClassInfo) -> bool:
