@@ -17,7 +17,7 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.values.interpret import (
-    SequenceValue, TensorValue, VariableScalar, evaluation, is_known,
+    SequenceValue, TensorValue, VariableScalar, evaluation, is_known, kind_name,
 )
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
 from msgraphlint.model.compiled import bind_arguments, is_static
@@ -64,6 +64,7 @@ PARTIAL_INSTEAD = "each parameter given once: the rest positionally, or by the n
 SLICE_INSTEAD = "int bounds (int(n), len(t) // 2) or None, and a step other than zero (-1 to reverse)"
 SLICED_KINDS = (tuple, list)  # constants of these kinds the interpreter folds itself
 SEQUENCE_OPERATOR_INSTEAD = "the operator on the tensors themselves (zip the sequences; ops.logical_and, ops.bitwise_and), or + to concatenate"
+CONCATENATION_INSTEAD = "one kind of sequence on both sides: list(t) + l, or t + tuple(l)"
 # Operators Python does not define between two lists or tuples (probed with 2.10: each refused at
 # STRICT and LAX on sequences of tensors; @ fails otherwise, in MatMul).
 SEQUENCE_REFUSED = {
@@ -75,6 +76,19 @@ OPERAND_INSTEAD = "a number for the operand (a default of 0, not None), or a tes
 # (probed with 2.10: refused at STRICT, TypeError at LAX, for each of these operators).
 ARITHMETIC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
               ast.Mod: "%", ast.Pow: "**"}
+UNPACK_INSTEAD = {
+    "call": "a tuple, list or dict to unpack (ops.unstack(t) for a tensor's rows), or the value itself as one argument",
+    "dict": "a dict to merge ({**d}), or dict(zip(keys, values)) for pairs",
+    "display": "a tuple or list to unpack, or the value itself as one element",
+}
+# What the graph's unpacking refuses, by the kind of the value unpacked (probed with 2.10 and 2.7,
+# STRICT and LAX alike): `*x` and `**x` in a call take a tuple, list or dict only (UnpackCall);
+# `**x` in a dict display a dict only; `*x` in a tuple or list display or an assignment target
+# refuses a scalar or None ("'int64' object is not iterable") and a 0-d tensor (Unstack).
+CALL_UNPACK_REFUSED = frozenset({"an int", "a float", "a bool", "None", "a str", "a tensor", "a 0-d tensor"})
+DICT_UNPACK_REFUSED = frozenset({"an int", "a float", "a bool", "None", "a str", "a tuple", "a list",
+                                 "a tensor", "a 0-d tensor"})
+DISPLAY_UNPACK_REFUSED = frozenset({"an int", "a float", "a bool", "None", "a 0-d tensor"})
 WRAPS_INSTEAD = "exponents that keep every step within int64 (2 ** (64 - 62), not 2 ** 64 // 2 ** 62) or a float power (2.0 ** n)"
 
 
@@ -132,6 +146,40 @@ class ConstantsFamily(Family):
         twice = _partial_given_twice(node, ctx)
         if twice is not None:
             ctx.report("partial-argument-given-twice", node, shown(node), *twice, PARTIAL_INSTEAD)
+        unpacked = [("*", a.value) for a in node.args if a.__class__ is ast.Starred]
+        unpacked += [("**", k.value) for k in node.keywords if k.arg is None]
+        for star, value in unpacked:
+            kind = _unpacked_kind(value, ctx)
+            if kind in CALL_UNPACK_REFUSED:
+                ctx.report("unpack-non-sequence", node, shown(node), f"{star}{shown(value)}", kind,
+                           "a call's arguments (a tuple, list or dict only)", UNPACK_INSTEAD["call"])
+                return
+
+    def visit_Dict(self, node: ast.Dict, ctx: FunctionContext) -> None:
+        for key, value in zip(node.keys, node.values):
+            kind = _unpacked_kind(value, ctx) if key is None else None
+            if kind in DICT_UNPACK_REFUSED:
+                ctx.report("unpack-non-sequence", node, shown(node), f"**{shown(value)}", kind,
+                           "a dict's items (a dict only)", UNPACK_INSTEAD["dict"])
+                return
+
+    def visit_Starred(self, node: ast.Starred, ctx: FunctionContext) -> None:
+        if node.ctx.__class__ is not ast.Load or ctx.values.parent(node).__class__ not in (ast.Tuple, ast.List):
+            return  # a call's (visit_Call), or a target's (visit_Assign)
+        kind = _unpacked_kind(node.value, ctx)
+        if kind in DISPLAY_UNPACK_REFUSED:
+            display = ctx.values.parent(node)
+            ctx.report("unpack-non-sequence", display, shown(display), shown(node), kind,
+                       "a sequence's elements", UNPACK_INSTEAD["display"])
+
+    def visit_Assign(self, node: ast.Assign, ctx: FunctionContext) -> None:
+        if not any(t.__class__ in (ast.Tuple, ast.List) and any(e.__class__ is ast.Starred for e in t.elts)
+                   for t in node.targets):
+            return
+        kind = _unpacked_kind(node.value, ctx)
+        if kind in DISPLAY_UNPACK_REFUSED:
+            ctx.report("unpack-non-sequence", node, shown(node), shown(node.value), kind,
+                       "a starred target (a sequence only)", UNPACK_INSTEAD["display"])
 
     def visit_Subscript(self, node: ast.Subscript, ctx: FunctionContext) -> None:
         problem = _slice_problem(node.slice, ctx)
@@ -143,6 +191,13 @@ class ConstantsFamily(Family):
 
     def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
         self._check_operand_types(node, ctx)
+        if node.op.__class__ is ast.Add:
+            kinds = [kind_name(ctx.evaluation.value(side)) for side in (node.left, node.right)]
+            if set(kinds) == {"a list", "a tuple"} and _result_used(node, ctx) and not any(
+                    f.node is node for f in ctx.evaluation.failures):
+                ctx.report("sequence-operator-error", node, shown(node), f"'+' ({kinds[0]} and {kinds[1]})",
+                           CONCATENATION_INSTEAD)
+            return
         symbol = SEQUENCE_REFUSED.get(node.op.__class__)
         if symbol is None or not (_sequence(node.left, ctx) and _sequence(node.right, ctx)):
             return
@@ -160,6 +215,15 @@ class ConstantsFamily(Family):
             return  # nothing known, or a str formatted with %
         first, second = (left, other) if left else (other, right)
         ctx.report("operand-type-error", node, shown(node), symbol, first, second, OPERAND_INSTEAD)
+
+
+def _unpacked_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
+    """What is unpacked with * or **, as the interpreter knows it (``an int``, ``a tensor``), or
+    a tensor as the engine knows it; None where not known."""
+    kind = kind_name(ctx.evaluation.value(expr))
+    if kind is None and ctx.kinds.is_tensor(expr):
+        return "a tensor"
+    return kind
 
 
 def _run_time_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
@@ -208,6 +272,12 @@ def _slice_problem(index: ast.expr, ctx: FunctionContext) -> str | None:
     zero; only from values known while compiling."""
     if index.__class__ is ast.Slice:
         parts = [None if p is None else ctx.evaluation.value(p) for p in (index.lower, index.upper, index.step)]
+        for name, part in zip(("start", "stop", "step"), parts):
+            kind = kind_name(part) if part is not None else None
+            if kind in ("a tuple", "a list"):
+                return f"{kind} {name}: slice indices must be scalars, None or tensors"
+            if kind in ("a tensor", "a 0-d tensor") and (part.dtype or "").startswith(("float", "bfloat")):
+                return f"a {part.dtype} tensor {name}: a tensor slice index must be of int or bool type"
         bounds = [p.value if p is not None and is_known(p) else _UNSEEN for p in parts]
     else:
         value = ctx.evaluation.value(index)

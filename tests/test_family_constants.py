@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from .engine_helpers import check_source
+from .engine_helpers import check_source, new_engine
 
 HEADER = (
     "from functools import partial\n"
@@ -151,6 +151,10 @@ SLICE = "invalid-slice"
     "t = [a, a + 1]\nreturn t[0.5:]",                         # a list, a float bound
     "t = [a, a + 1]\nreturn t[1::0]",
     "y = ops.relu(a)\nreturn y[:'b':1]",
+    "stop = Tensor(2.0)\nreturn ops.relu(a)[:stop]",           # a float tensor bound
+    "t = (a, a, a)\nreturn t[Tensor(0.5):]",
+    "k = (1, 2)\nreturn ops.relu(a)[k:]",                     # a tuple bound
+    "t = (a, a, a)\nreturn t[:[1]]",                          # a list bound
 ])
 def test_a_slice_the_compiler_refuses_is_flagged(tmp_path, statements):
     last = statements.splitlines()[-1].strip()
@@ -164,6 +168,9 @@ def test_a_slice_the_compiler_refuses_is_flagged(tmp_path, statements):
     "return a[::0]",                                          # not known to be a tensor
     "d = {'a': a}\nreturn d",
     "t = (1, 2, 3)\nreturn a * t[::0][0]",                    # folded: constant-operation-error
+    "stop = Tensor(2)\nreturn ops.relu(a)[:stop]",             # an int tensor bound
+    "t = (a, a, a)\nreturn t[:Tensor(True)]",
+    "return ops.relu(a)[:a]",                                  # a tensor of unknown dtype
 ])
 def test_a_slice_of_int_bounds_or_of_an_unknown_value_is_not_flagged(tmp_path, statements):
     assert flagged(tmp_path, in_construct(statements), SLICE) == []
@@ -210,6 +217,32 @@ def run():
         "return ops.relu(a)[:stop]", "return ops.relu(a)[::self.step]", "return t[::step]"])
 
 
+def test_a_tensor_or_tuple_bound_from_the_driver_or_a_caller_is_judged(tmp_path):
+    source = """
+def head(t, stop):
+    return t[:stop]
+
+class Helper(nn.Cell):
+    def construct(self, a):
+        return head(ops.relu(a), (1, 2))
+
+class Driven(nn.Cell):
+    def construct(self, a, stop):
+        return ops.relu(a)[:stop]
+
+class Fine(nn.Cell):
+    def construct(self, a, stop):
+        return ops.relu(a)[:stop]
+
+def run():
+    x = Tensor(np.ones(4, np.float32))
+    Helper()(x)
+    Driven()(x, Tensor(2.0))
+    Fine()(x, Tensor(2))
+"""
+    assert flagged(tmp_path, source, SLICE) == ["return ops.relu(a)[:stop]", "return t[:stop]"]
+
+
 # ----- sequence-operator-error --------------------------------------------------------------
 
 SEQUENCE = "sequence-operator-error"
@@ -223,10 +256,13 @@ SEQUENCE = "sequence-operator-error"
     "return (a,) * (a,)",
     "return [1, 2] & [a]",                                    # one of them constants
     "low = [a > 0]\nhigh = [a < 1]\nmasks = low & high\nreturn masks[0]",
+    "heads = [a, a]\nreturn (heads + (a,))[0]",              # + of a list and a tuple
+    "return ((a,) + [a])[0]",
+    "t = (1, 2)\nreturn ([a] + t)[0]",
 ])
 def test_an_operator_python_lacks_on_two_sequences_is_flagged(tmp_path, statements):
     lines = statements.splitlines()
-    flagged_line = next(line for line in lines if any(op in line for op in "&|^-*"))
+    flagged_line = next(line for line in lines if any(op in line for op in "&|^-*+"))
     assert flagged(tmp_path, in_construct(statements), SEQUENCE) == [flagged_line.strip()]
 
 
@@ -238,6 +274,9 @@ def test_an_operator_python_lacks_on_two_sequences_is_flagged(tmp_path, statemen
     "[a] & [a]\nreturn a",
     "t = [1, 2]\nreturn a * len(t & [2])",                    # folded: constant-operation-error
     "return (a,) @ (a,)",                                     # fails in MatMul, another error
+    "heads = [a, a]\nunused = heads + (a,)\nreturn a",         # dropped at LAX before it runs
+    "t = [1]\nreturn a * len(t + (2,))",                       # folded: constant-operation-error
+    "return (list((a,)) + [a])[0]",                           # list() of a tuple: not known
 ])
 def test_operators_python_defines_or_results_never_read_are_not_flagged(tmp_path, statements):
     assert flagged(tmp_path, in_construct(statements), SEQUENCE) == []
@@ -311,3 +350,110 @@ def run():
     Net()(Tensor(np.ones(2, np.float32)))
 """
     assert flagged(tmp_path, source, OPERAND) == ["return a * (step + self.unit)"]
+
+
+# ----- unpack-non-sequence ------------------------------------------------------------------
+
+UNPACK = "unpack-non-sequence"
+
+
+@pytest.mark.parametrize("statements", [
+    "return ops.maximum(*ops.relu(a))",                       # a tensor into a call
+    "n = 3\nreturn show(a, *n)",                              # an int
+    "return show(a, *'bc')",                                  # a str
+    "n = None\nreturn show(a, *n)",                           # None
+    "n = ms.mutable(2)\nreturn show(a, *n)",                  # a scalar decided at run time
+    "k = 2.5\nreturn show(a, **k)",                           # ** of a float in a call
+    "d = {'x': a, **[1, 2]}\nreturn d['x']",                  # ** of a list in a dict display
+    "t = (1, 2)\nd = {'x': a, **t}\nreturn d['x']",
+    "d = {'x': a, **ops.relu(a)}\nreturn d['x']",
+    "n = 4\nt = (a, *n)\nreturn t[0]",                        # * of an int in a display
+    "n = None\nt = [a, *n]\nreturn t[0]",
+    "first, *rest = 5\nreturn a",                             # a starred target
+    "first, *rest = Tensor(1.0)\nreturn a",                   # a 0-d tensor
+])
+def test_unpacking_what_the_graph_cannot_unpack_is_flagged(tmp_path, statements):
+    last = [line for line in statements.splitlines() if "*" in line][0].strip()
+    assert flagged(tmp_path, in_construct(statements), UNPACK) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "t = (a, a)\nreturn show(*t, a)",                         # a tuple
+    "t = [a, a, a]\nreturn show(*t)",
+    "d = {'x': a, 'y': a, 'z': a}\nreturn show(**d)",
+    "d = {'y': 1}\ne = {'x': a, **d}\nreturn e['x']",
+    "t = (a, *'bc')\nreturn t[0]",                            # a str in a display is iterable
+    "t = (a, *ops.relu(a))\nreturn t[0]",                     # a tensor in a display is unstacked
+    "d = {'k': 1}\nt = (a, *d)\nreturn t[0]",
+    "first, *rest = ops.relu(a)\nreturn first",
+    "return show(*a)",                                        # not known to be anything
+    "return ops.zeros(*a.shape)",
+])
+def test_unpacking_a_sequence_a_dict_or_an_unknown_is_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, in_construct(statements), UNPACK) == []
+
+
+def test_unpacked_values_from_a_caller_a_constructor_a_default_or_the_driver_are_judged(tmp_path):
+    source = """
+class Spread(nn.Cell):
+    def __init__(self, sizes=4):
+        super().__init__()
+        self.sizes = sizes
+
+    def construct(self, a):
+        return show(a, *self.sizes)
+
+def spread(t, extra):
+    return show(t, *extra)
+
+class Helper(nn.Cell):
+    def construct(self, a):
+        return spread(a, 7)
+
+class Defaulted(nn.Cell):
+    def construct(self, a, extra=None):
+        return {"a": a, **extra}
+
+class Driven(nn.Cell):
+    def construct(self, a, pair):
+        return ops.maximum(*pair)
+
+class Fine(nn.Cell):
+    def __init__(self, sizes=4):
+        super().__init__()
+        self.sizes = sizes
+
+    def construct(self, a):
+        return show(a, *self.sizes)
+
+def run():
+    x = Tensor(np.ones(4, np.float32))
+    Spread()(x)
+    Helper()(x)
+    Defaulted()(x)
+    Driven()(x, x)
+    Fine(sizes=(1, 2))(x)
+"""
+    # Spread's attribute, not Fine's (its one construction passes a tuple)
+    assert flagged(tmp_path, source, UNPACK) == sorted([
+        "return show(a, *self.sizes)", "return show(t, *extra)", 'return {"a": a, **extra}',
+        "return ops.maximum(*pair)"])
+
+
+def test_a_tensor_passed_to_a_helper_in_another_module_is_judged(tmp_path):
+    (tmp_path / "helpers.py").write_text(
+        "from mindspore import ops\n\n"
+        "def spread(t):\n"
+        "    return ops.maximum(*t)\n\n"
+        "def spread_rows(t):\n"
+        "    return ops.maximum(*t)\n", "utf-8")
+    source = """
+from helpers import spread, spread_rows
+
+class Net(nn.Cell):
+    def construct(self, a):
+        return spread(ops.relu(a)) + spread_rows(ops.unstack(a))
+"""
+    check_source(tmp_path, HEADER + textwrap.dedent(source), "net.py")
+    found = new_engine().check_file(tmp_path / "helpers.py")
+    assert [(f.rule.symbol, f.line) for f in found] == [(UNPACK, 4)]

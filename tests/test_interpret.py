@@ -282,3 +282,61 @@ def test_what_enters_a_dynamic_length_sequence_has_its_one_type(tmp_path, body, 
 def test_dynamic_length_sequences_say_nothing_where_the_compiler_accepts_or_types_are_unknown(
         tmp_path, body):
     assert dynamic_flagged(tmp_path, body) == []
+
+
+@pytest.mark.parametrize(
+    "body, line",
+    [
+        ("for v in Tensor(2.0):\n    x = x + v\nreturn x", "for v in Tensor(2.0):"),
+        ("t = Tensor(1)\nfor a, b in zip((1, 2), t):\n    x = x + a\nreturn x",
+         "for a, b in zip((1, 2), t):"),
+        ("for i, v in enumerate(Tensor(1.0)):\n    x = x + v\nreturn x",
+         "for i, v in enumerate(Tensor(1.0)):"),
+        ("return tuple(Tensor(1.0))", "return tuple(Tensor(1.0))"),
+        ("n = 3\nfor i, v in enumerate(n):\n    x = x + v\nreturn x", "for i, v in enumerate(n):"),
+        ("rows = [x]\nrows.extend(3)\nreturn rows[0]", "rows.extend(3)"),
+        ("rows = [x]\nrows.extend('ab')\nreturn rows[0]", "rows.extend('ab')"),
+        ("rows = [x]\nrows.extend({'k': 1})\nreturn rows[0]", "rows.extend({'k': 1})"),
+        ("rows = [x]\nrows.extend(Tensor(2.0))\nreturn rows[0]", "rows.extend(Tensor(2.0))"),
+        ("pair = (x, x)\nreturn pair[2]", "return pair[2]"),  # a tuple of tensors, past its end
+        ("pair = (x, x)\nreturn pair[-3]", "return pair[-3]"),
+        ("return getattr(x, 3)", "return getattr(x, 3)"),
+        ("return getattr(self, None, x)", "return getattr(self, None, x)"),
+    ],
+)
+def test_iterating_a_0d_tensor_extending_with_a_scalar_or_indexing_past_a_tuple_is_reported(tmp_path, body, line):
+    assert [text for _, text in flagged(tmp_path, body)] == [line]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "for v in Tensor([2.0]):\n    x = x + v\nreturn x",  # one dimension: iterable
+        "for v in x:\n    x = x + v\nreturn x",  # an input of unknown shape
+        "for i, k in enumerate({'a': 1}):\n    x = x + i\nreturn x",  # a dict is taken (2.10)
+        "return list(Tensor(np.ones((2, 2), np.float32)))",  # rank 2: taken in 2.7 and 2.10
+        "rows = [x]\nrows.extend((x, x))\nrows.extend(Tensor([1.0, 2.0]))\nreturn rows[0]",
+        "rows = [1]\nrows.extend((2, 3))\nreturn x, rows",
+        "pair = (x, x)\nreturn pair[1] + pair[-2]",
+        "rows = [x, x]\nrows.append(x)\nreturn rows[2]",  # a list may grow: not judged
+        "return getattr(x, 'T')",
+    ],
+)
+def test_iterable_tensors_and_accepted_extends_are_not_reported(tmp_path, body):
+    assert flagged(tmp_path, body) == []
+
+
+def test_a_0d_tensor_the_driver_passes_is_judged_in_a_loop(tmp_path):
+    source = HEADER + textwrap.dedent("""
+    class Net(nn.Cell):
+        def construct(self, x, steps):
+            for v in steps:
+                x = x + v
+            return x
+
+    def run():
+        Net()(Tensor(np.ones(2, np.float32)), Tensor(3.0))
+    """)
+    lines = source.splitlines()
+    found = [(f.rule.symbol, lines[f.line - 1].strip()) for f in check_source(tmp_path, source)]
+    assert found == [("constant-operation-error", "for v in steps:")]

@@ -14,13 +14,17 @@ from ..syntax.project import ModuleInfo
 from .domain import (
     MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, FailureKind, Known, ObjectValue, SequenceValue,
     TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
-    element_types, is_known, known,
+    element_types, is_known, kind_name, known,
 )
 from .folding import (
     ARITY_EXCEPTIONS, BUILTIN_ARITY, CHANGING_METHODS, CONSTANT_TYPES, DYNAMIC_LENGTH_REFUSED,
-    MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS, REPORTED_ERRORS,
-    TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check, reshaped, tuple_div,
+    ITERATING_BUILTINS, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS,
+    REPORTED_ERRORS, TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check, reshaped,
+    tuple_div,
 )
+
+
+SCALAR_OR_ITERATING = frozenset({"int", "float", "len"}) | ITERATING_BUILTINS
 
 
 class Calls:
@@ -59,11 +63,18 @@ class Calls:
             return self.mindspore_operation(node, qualified, check, args)
         if isinstance(callee, Builtin) and callee.name in ("len", "enumerate") and args:
             self.string_length(node, args[0])
-        if isinstance(callee, Builtin) and callee.name in ("int", "float", "len") and len(args) == 1:
-            self.scalar_of_tensor(node, callee.name, args[0])
+        if isinstance(callee, Builtin) and callee.name in SCALAR_OR_ITERATING and args:
+            self.scalar_of_tensor(node, callee.name, args)
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
             return self.attribute(node, args[0], args[1].value)
+        if (callee == Builtin("getattr") and len(args) in (2, 3) and is_known(args[1])
+                and kind_name(args[1]) not in (None, "a str")):
+            # probed with 2.10 and 2.7, STRICT and LAX: TypeError "getattr(): attribute name must
+            # be string but got: Int64"
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"getattr(): attribute name must be a str, not {kind_name(args[1])}"))
+            return UNKNOWN
         if (callee == Builtin("hasattr") and len(args) == 2 and not node.keywords
                 and args[0].__class__ is ObjectValue and is_known(args[1])
                 and isinstance(args[1].value, str)):
@@ -243,6 +254,8 @@ class Calls:
         if receiver.__class__ is VariableSequence:
             self.variable_sequence_method(node, receiver, func.attr, args)
             return UNKNOWN
+        if func.attr == "extend":
+            self.list_extended(node, receiver, args)
         if not is_known(receiver) or not isinstance(receiver.value, CONSTANT_TYPES):
             return UNKNOWN
         value, attr = receiver.value, func.attr

@@ -275,3 +275,33 @@ def join_values(values: list[Value]) -> Value | None:
     if first is UNKNOWN or not all(same_value(first, v) for v in values[1:]):
         return None
     return Known(copy.deepcopy(first.value)) if is_known(first) else first
+
+
+_ARTICLES = {"int": "an int", "NoneType": "None"}
+
+
+def kind_name(value: Value) -> str | None:
+    """What the graph takes a value for, as a message names it: ``an int``, ``a float``, ``a
+    bool``, ``None``, ``a str``, ``a tuple``, ``a list``, ``a dict``, ``a tensor``, ``a 0-d
+    tensor``; None where the kind is not known (an object, an array, an unknown)."""
+    cls = value.__class__
+    if cls is Known:
+        name = type(value.value).__name__
+        if name in ("int", "float", "bool", "str", "tuple", "list", "dict", "NoneType"):
+            return _ARTICLES.get(name, f"a {name}")
+        return None
+    if cls is VariableScalar:
+        return _ARTICLES.get(value.kind.__name__, f"a {value.kind.__name__}")
+    if cls in (SequenceValue, VariableSequence):
+        return f"a {value.kind.__name__}"
+    if cls is TensorValue:
+        return "a 0-d tensor" if value.shape == () else "a tensor"
+    return None
+
+
+def known_length(value: Value) -> int | None:
+    """The length of a list or tuple whose length is known (a constant, or a display of values
+    not all known); None otherwise."""
+    if value.__class__ is Known and type(value.value) in (tuple, list):
+        return len(value.value)
+    return value.length if value.__class__ is SequenceValue else None

@@ -56,6 +56,12 @@ PURE_BUILTINS = {
     "pow": pow, "range": range, "round": round, "slice": slice, "str": str, "sum": sum,
     "tuple": tuple, "list": list, "divmod": divmod, "chr": chr, "ord": ord, "any": any, "all": all,
 }
+# Builtins that iterate their argument (zip: every argument): a 0-d tensor has nothing to iterate.
+ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple"})
+# What a graph list's extend() refuses, by kind (values/domain.py kind_name; probed with 2.10
+# and 2.7 on a list of tensors, STRICT and LAX).
+EXTEND_REFUSED = frozenset({"an int", "a float", "a bool", "None", "a str", "a dict", "a 0-d tensor"})
+SCALAR_KINDS = frozenset({"an int", "a float", "a bool", "None"})
 # How many positional arguments the graph accepts for a builtin, (fewest, most; None: no
 # limit), where it checks while compiling: Python's own counts, and two of the graph's own
 # (zip needs one argument, super 0 or 2). Calls with keywords, * or ** are not counted.

@@ -39,8 +39,8 @@ from ..model.reach import ReachModel
 from .domain import (
     MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
     SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
-    element_count, element_type, element_types, is_known, join_tensors, join_values, known,
-    same_value,
+    element_count, element_type, element_types, is_known, join_tensors, join_values, kind_name,
+    known, same_value,
 )
 from .folding import (
     BINARY, BUILTIN_ARITY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS,
@@ -59,6 +59,7 @@ __all__ = [
     "UNKNOWN", "ArrayValue", "Builtin", "Failure", "FailureKind", "Known", "ObjectValue",
     "SequenceValue", "TensorValue", "Value", "VariableScalar", "VariableSequence",
     "element_count", "element_type", "element_types", "describe_type", "is_known", "known",
+    "kind_name",
 ]
 
 
@@ -217,6 +218,9 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
                     calls.append(node)
             elif func.__class__ is ast.Attribute and func.attr in CONSTRUCTOR_NAMES:
                 return True
+            elif func.__class__ is ast.Attribute and func.attr == "extend" and node.args and (
+                    node.args[0].__class__ in (ast.Constant, ast.Dict)):
+                return True  # l.extend(3), l.extend("ab"): refused unless a sequence or tensor
         elif cls is ast.Assign:
             for target in node.targets:
                 if target.__class__ is ast.Name:
@@ -256,11 +260,20 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             return True  # a loop over a known string (or other constant)
         if node.__class__ in NEVER_FAILING:
             continue
-        if node.__class__ is ast.Slice and _may_refuse_slice(node, maybe_constant):
-            return True  # a str or float bound, a step that may be zero: refused by make_slice
+        if _unpacks(node) is not None and maybe_constant(_unpacks(node)):
+            return True  # `*n`, `**n`, `a, *b = n` of a constant: refused unless a sequence (or dict)
+        if node.__class__ is ast.Slice and (_may_refuse_slice(node, maybe_constant) or any(
+                p is not None and _displayed_sequence(p, assigned) for p in (node.lower, node.upper, node.step))):
+            return True  # a str, float or sequence bound, a step that may be zero: refused by make_slice
         if (node.__class__ is ast.BinOp and node.op.__class__ not in (ast.Add, ast.MatMult)
                 and _displayed_sequence(node.left, assigned) and _displayed_sequence(node.right, assigned)):
             return True  # `[x] & [y]`: an operator Python does not define on two sequences
+        if node.__class__ is ast.BinOp and node.op.__class__ is ast.Add and {
+                _display_class(node.left, assigned), _display_class(node.right, assigned)} == {ast.List, ast.Tuple}:
+            return True  # `[x] + (y,)`: Python adds no list to a tuple
+        if (node.__class__ is ast.Subscript and _display_class(node.value, assigned) is ast.Tuple
+                and (node.slice.__class__ is ast.Constant or _harmless_arithmetic(node.slice))):
+            return True  # `t[2]` of a tuple display: an index past its end
         if node.__class__ is ast.Compare and all(
                 op.__class__ in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot) for op in node.ops):
             continue  # equality and identity do not raise on Python's values
@@ -285,6 +298,22 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
     return False
 
 
+def _unpacks(node: ast.AST) -> ast.expr | None:
+    """What ``node`` unpacks: ``x`` of ``*x``, of ``**x`` (in a call or a dict display), of
+    ``a, *b = x``."""
+    cls = node.__class__
+    if cls is ast.Starred and node.ctx.__class__ is ast.Load:
+        return node.value
+    if cls is ast.keyword and node.arg is None:
+        return node.value
+    if cls is ast.Dict and None in node.keys:
+        return node.values[node.keys.index(None)]
+    if cls is ast.Assign and any(t.__class__ in (ast.Tuple, ast.List) and any(
+            e.__class__ is ast.Starred for e in t.elts) for t in node.targets):
+        return node.value
+    return None
+
+
 def _may_refuse_slice(node: ast.Slice, maybe_constant) -> bool:
     """A slice the graph may refuse whatever it slices: a bound that is a str or float literal,
     or a step that may be a known zero (an int literal other than zero is fine)."""
@@ -305,6 +334,13 @@ def _displayed_sequence(node: ast.expr, assigned: dict[str, list[ast.expr]]) -> 
         return True
     values = assigned.get(node.id) if node.__class__ is ast.Name else None
     return bool(values) and all(v.__class__ in (ast.List, ast.Tuple) for v in values)
+
+
+def _display_class(node: ast.expr, assigned: dict[str, list[ast.expr]]) -> type | None:
+    """ast.List or ast.Tuple for a display of one, or a name every assignment of which is one."""
+    values = assigned.get(node.id, []) if node.__class__ is ast.Name else [node]
+    classes = {v.__class__ for v in values}
+    return classes.pop() if len(classes) == 1 and classes <= {ast.List, ast.Tuple} else None
 
 
 # BoolOp: `a and b` raises nothing by itself (a tensor operand is found through its

@@ -11,9 +11,12 @@ import ast
 from ..knowledge.mindspore import ELEMENT_TYPES
 from .domain import (
     UNKNOWN, ArrayValue, FailureKind, SequenceValue, TensorValue, Value, element_count, is_known,
-    known,
+    kind_name, known,
 )
-from .folding import ELEMENT_TYPE_MODULES, NUMPY_FILLED, NUMPY_RANGE, data_shape
+from .folding import (
+    ELEMENT_TYPE_MODULES, EXTEND_REFUSED, ITERATING_BUILTINS, NUMPY_FILLED, NUMPY_RANGE, SCALAR_KINDS,
+    data_shape,
+)
 
 
 class MindSporeOperations:
@@ -81,8 +84,21 @@ class MindSporeOperations:
             pass
         return UNKNOWN
 
-    def scalar_of_tensor(self, node: ast.Call, name: str, value: object) -> None:
-        """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor."""
+    def scalar_of_tensor(self, node: ast.Call, name: str, args: list[Value]) -> None:
+        """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor;
+        zip(), enumerate(), list(), tuple() of one (iteration_of_tensor)."""
+        if name in ITERATING_BUILTINS:
+            for value in args if name == "zip" else args[:1]:
+                self.iteration_of_tensor(node, value, f"{name}()")
+            if name == "enumerate" and kind_name(args[0]) in SCALAR_KINDS:
+                # probed with 2.10 and 2.7, STRICT and LAX: "For 'enumerate', the 'first input'
+                # should be tuple or list or tensor, but got <class 'int'>."
+                self.fail(node, FailureKind.OPERATION, TypeError(
+                    f"enumerate() takes a tuple, a list or a tensor, not {kind_name(args[0])}"))
+            return
+        if len(args) != 1:
+            return
+        value = args[0]
         if value.__class__ not in (TensorValue, ArrayValue):
             return
         count = element_count(value.shape)
@@ -93,3 +109,25 @@ class MindSporeOperations:
             self.fail(node, FailureKind.OPERATION, (ValueError if value.__class__ is TensorValue else TypeError)(
                 f"only a single-element {'tensor' if value.__class__ is TensorValue else 'array'} "
                 f"converts to a Python scalar, not shape {value.shape}"))
+
+    def iteration_of_tensor(self, node: ast.AST, value: Value, how: str) -> None:
+        """A for loop, zip(), enumerate(), list() or tuple() over a 0-d tensor, which has no
+        elements (probed with 2.10 and 2.7, STRICT and LAX alike: TypeError "Not support len of a
+        0-D tensor.", zip "Cannot iterate over a scalar tensor.", enumerate "cannot get item by
+        index from an empty sequence")."""
+        if kind_name(value) == "a 0-d tensor":
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"{how} over a 0-d tensor, which has no elements to iterate"))
+
+    def list_extended(self, node: ast.Call, receiver: Value, args: list[Value]) -> None:
+        """``l.extend(v)`` of a list built in the graph (of tensors, say) with a value that is not
+        a list, tuple or tensor of one or more dimensions (probed with 2.10 and 2.7: STRICT
+        RuntimeError "ListExtend supports list, tuple and Tensor, but got ...", "ListExtend does
+        not support scalar tensor."; LAX TypeError "For ListInplaceExtend, the second input should
+        be tuple or list", "iteration over a 0-d tensor")."""
+        if len(args) != 1 or node.keywords or is_known(receiver) or kind_name(receiver) != "a list":
+            return
+        kind = kind_name(args[0])
+        if kind in EXTEND_REFUSED:
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"list.extend takes a list, a tuple or a tensor of one or more dimensions, not {kind}"))

@@ -12,7 +12,8 @@ import operator
 
 from .domain import (
     UNKNOWN, Failure, FailureKind, Known, ObjectValue, SequenceValue, TensorValue, Value,
-    VariableScalar, VariableSequence, describe_type, element_types, is_known, known,
+    VariableScalar, VariableSequence, describe_type, element_types, is_known, kind_name, known,
+    known_length,
 )
 from .folding import (
     BINARY, COMPARE, CONSTANT_TYPES, INT64_CHECKED, INT64_MAX, INT64_MIN, INT64_WRAPPED,
@@ -114,6 +115,13 @@ class Operations:
             self.fail(node, FailureKind.DYNAMIC_LENGTH, ValueError(
                 "an index decided at run time cannot get an item of an empty sequence"),
                 subject="empty")
+            return UNKNOWN
+        if (kind_name(value) == "a tuple" and not is_known(value) and is_known(index)
+                and type(index.value) is int and not -known_length(value) <= index.value < known_length(value)):
+            # probed with 2.10 and 2.7, STRICT and LAX: IndexError "TupleGetItem evaluator index
+            # should be in range[-2, 2), but got 2." (a tuple of tensors; a constant one folds)
+            self.fail(node, FailureKind.OPERATION, IndexError(
+                f"tuple index {index.value} is out of range for a tuple of {known_length(value)}"))
             return UNKNOWN
         if value.__class__ is TensorValue and is_known(index) and isinstance(index.value, slice):
             bounds = (index.value.start, index.value.stop, index.value.step)

@@ -3,7 +3,7 @@
 What the compiler does at each level: msgraphlint explain constant-operation-error.
 """
 
-from mindspore import nn
+from mindspore import Tensor, nn
 
 
 class UnitSuffix(nn.Cell):
@@ -30,4 +30,11 @@ class FloatRange(nn.Cell):
     def construct(self, x):
         for _ in range(0, 2.5):  # expect: constant-operation-error
             x = x + 1
+        return x
+
+
+class ScalarSteps(nn.Cell):
+    def construct(self, x):
+        for step in Tensor(2.0):  # expect: constant-operation-error
+            x = x + step
         return x

@@ -1,7 +1,7 @@
 """constant-operation-error, fixed: operands of the types the operation takes. Per level:
 msgraphlint explain constant-operation-error."""
 
-from mindspore import nn
+from mindspore import Tensor, nn
 
 
 class UnitSuffix(nn.Cell):
@@ -27,4 +27,11 @@ class IntRange(nn.Cell):
     def construct(self, x):
         for _ in range(0, 2):
             x = x + 1
+        return x
+
+
+class ScalarSteps(nn.Cell):
+    def construct(self, x):
+        for step in Tensor([2.0]):
+            x = x + step
         return x

@@ -4,7 +4,7 @@ list.
 What the compiler does at each level: msgraphlint explain invalid-slice.
 """
 
-from mindspore import nn, ops
+from mindspore import Tensor, nn, ops
 
 
 class ZeroStep(nn.Cell):
@@ -22,3 +22,9 @@ class FloatBound(nn.Cell):
     def construct(self, x):
         layers = [x, x + 1, x + 2]
         return layers[:2.0]  # expect: invalid-slice
+
+
+class TensorBound(nn.Cell):
+    def construct(self, x):
+        stop = Tensor(2.0)
+        return ops.relu(x)[:stop]  # expect: invalid-slice

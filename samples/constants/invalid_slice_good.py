@@ -1,7 +1,7 @@
 """invalid-slice, fixed: int bounds and a step other than zero. Per level: msgraphlint explain
 invalid-slice."""
 
-from mindspore import nn, ops
+from mindspore import Tensor, nn, ops
 
 
 class ZeroStep(nn.Cell):
@@ -19,3 +19,9 @@ class FloatBound(nn.Cell):
     def construct(self, x):
         layers = [x, x + 1, x + 2]
         return layers[:2]
+
+
+class TensorBound(nn.Cell):
+    def construct(self, x):
+        stop = Tensor(2)
+        return ops.relu(x)[:stop]

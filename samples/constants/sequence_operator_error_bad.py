@@ -18,3 +18,9 @@ class MaskIntersection(nn.Cell):
 class PairDifference(nn.Cell):
     def construct(self, x):
         return (x * 2, x * 3) - (x, x)  # expect: sequence-operator-error
+
+
+class MixedConcat(nn.Cell):
+    def construct(self, x):
+        heads = [x, x * 2]
+        return (heads + (x * 3,))[2]  # expect: sequence-operator-error

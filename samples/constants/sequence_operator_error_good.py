@@ -15,3 +15,9 @@ class MaskIntersection(nn.Cell):
 class PairDifference(nn.Cell):
     def construct(self, x):
         return tuple(a - b for a, b in zip((x * 2, x * 3), (x, x)))
+
+
+class MixedConcat(nn.Cell):
+    def construct(self, x):
+        heads = [x, x * 2]
+        return (heads + [x * 3])[2]
