@@ -477,27 +477,6 @@ STATIC_PRIMITIVES = frozenset({"Shape", "Rank", "Size", "DType"})
 REMOVED_FROM_MODULES = frozenset({"mindspore", "mindspore.common", "mindspore.common.api"})
 REMOVED_QUALIFIED = REMOVED_JIT_DECORATORS | {"mindspore.common.ms_function"}
 
-# ----- constructors and layers -------------------------------------------------------------------
-
-# What a call builds, as a message names it.
-VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
-                      "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
-                      "mindspore.Tensor": "tensor"}
-# The calls that make a range in compiled code (their bounds must be known while compiling).
-RANGE_CALLS = frozenset(
-    {"builtins.range", "mindspore.ops.make_range", "mindspore.ops.functional.make_range"}
-)
-
-# Values that are certainly not a Parameter when stored in an attribute in __init__.
-NON_PARAMETER_CALLS = frozenset(
-    {
-        "builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.list",
-        "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
-    }
-)
-
-# CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
-NOT_PRIMITIVES = frozenset(
 # ----- what the graph parser reads itself ----------------------------------------------------------
 
 # MindSpore's stream contexts, by kind. Graph code may enter one (2.8 and later), but not one inside
@@ -546,6 +525,27 @@ JIT_TYPING_ELEMENTS_REFUSED = {
 # The Tensor method LAX runs through the interpreter (tolist is compiled: a comment there is not read).
 RUNTIME_FALLBACK_METHODS = frozenset({"asnumpy"})
 
+# ----- constructors and layers -------------------------------------------------------------------
+
+# What a call builds, as a message names it.
+VALUE_CONSTRUCTORS = {"numpy.array": "numpy array", "numpy.asarray": "numpy array",
+                      "numpy.zeros": "numpy array", "numpy.ones": "numpy array",
+                      "mindspore.Tensor": "tensor"}
+# The calls that make a range in compiled code (their bounds must be known while compiling).
+RANGE_CALLS = frozenset(
+    {"builtins.range", "mindspore.ops.make_range", "mindspore.ops.functional.make_range"}
+)
+
+# Values that are certainly not a Parameter when stored in an attribute in __init__.
+NON_PARAMETER_CALLS = frozenset(
+    {
+        "builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.list",
+        "builtins.dict", "builtins.tuple", "builtins.set", "mindspore.Tensor",
+    }
+)
+
+# CapWords names in mindspore.ops that are not primitives: composites, registration helpers.
+NOT_PRIMITIVES = frozenset(
     {
         "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "CpuRegOp", "CustomOpBuilder",
         "CustomRegOp", "DataType", "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph",
