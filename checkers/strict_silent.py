@@ -16,8 +16,14 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.syntax.project import ModuleInfo
+from msgraphlint.values.domain import is_known
+from msgraphlint.values.kinds import Kind, literal_kind, value_kind
 
 DICT_RETURN_INSTEAD = "return a tuple"
+NONE_OUTPUT_INSTEAD = "return only the tensors, or a placeholder tensor"
+# What an output element must be known to be for STRICT to drop a None beside it: a tensor, or a
+# graph input (a tensor or tuple of them, never a Python constant that would fold the output).
+OUTPUT_TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.INPUT})
 GLOBAL_LIST_INSTEAD = "return the value and collect it in the caller"
 LOST_AT_EVERY_LEVEL = frozenset({"append", "clear"})
 LOST_AT_STRICT = frozenset({"extend", "insert", "pop", "reverse"})
@@ -37,6 +43,51 @@ class StrictSilentFamily(Family):
             return
         if self._holds_dict(node.value, ctx):
             ctx.report("dict-return-at-strict", node, DICT_RETURN_INSTEAD)
+        self._check_none_beside_tensors(node, ctx)
+
+    # return x, None
+    def _check_none_beside_tensors(self, node: ast.Return, ctx: FunctionContext) -> None:
+        if ctx.cell is not None and ctx.model.holders(ctx.cell) != []:
+            # A Cell the project exports or uses otherwise is most often another Cell's layer,
+            # whose output stays in its parent's graph: only one nobody else uses is reported.
+            return
+        match node.value:
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                pass
+            case ast.Dict(keys=keys, values=elements) if None not in keys:  # no **spread
+                pass
+            case _:
+                return
+        if any(isinstance(element, ast.Starred) for element in elements):
+            return
+        nones = [i for i, element in enumerate(elements) if self._is_none(element, ctx)]
+        tensors = [i for i, element in enumerate(elements) if self._holds_graph_value(element, ctx)]
+        if not (nones and tensors):
+            return
+        case = "broken" if nones[0] < tensors[-1] else ""
+        ctx.report("none-in-output-at-strict", node, ast.unparse(node.value), NONE_OUTPUT_INSTEAD,
+                   case=case)
+
+    @staticmethod
+    def _is_none(element: ast.expr, ctx: FunctionContext) -> bool:
+        """A literal None, a local name every binding of which is one, or what the interpreter
+        knows is None (an attribute every construction sets to None). A parameter's None default
+        is not its value: the callers may pass tensors (mindsponge's integrators get pbc_box)."""
+        parameters = {arg.arg for arg in ast.walk(ctx.function.node.args) if isinstance(arg, ast.arg)}
+        if isinstance(element, ast.Name) and element.id not in parameters:
+            bound = ctx.values.bound.get(element.id, [])
+            # (None in `bound` is a binding by unpacking, a loop or augmented assignment.)
+            if bound and all(isinstance(value, ast.Constant) and value.value is None
+                             for value in bound):
+                return True
+        value = ctx.evaluation.value(element)
+        return literal_kind(element) == Kind.NONE or (is_known(value) and value.value is None)
+
+    @staticmethod
+    def _holds_graph_value(element: ast.expr, ctx: FunctionContext) -> bool:
+        # A parameter the callers pass a constant is folded with the output: not one.
+        return (not is_known(ctx.evaluation.value(element))
+                and value_kind(element, ctx.values, roots=True) in OUTPUT_TENSOR_KINDS)
 
     def _holds_dict(self, value: ast.expr, ctx: FunctionContext) -> bool:
         match value:

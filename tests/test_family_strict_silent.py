@@ -3,10 +3,12 @@ methods the graph lacks on containers built in compiled code."""
 
 from __future__ import annotations
 
+import textwrap
+
 from .engine_helpers import check_source, findings_on_lines
 
 FAMILY = {"dict-return-at-strict", "global-list-mutation", "global-list-mutation-at-strict",
-          "in-place-method-ignored", "constant-list-pop"}
+          "in-place-method-ignored", "constant-list-pop", "none-in-output-at-strict"}
 HEADER = """
 import mindspore as ms
 from mindspore import nn
@@ -219,3 +221,65 @@ def test_pop_only_on_lists_of_constants_built_in_the_function(tmp_path):
         ("constant-list-pop", "first = order.pop(0)"),
         ("constant-list-pop", "steps.pop()"),
     }
+
+
+def none_cases(tmp_path, body: str) -> set[tuple[str, str]]:
+    """(source line, case) of the none-in-output-at-strict findings."""
+    source = textwrap.dedent(HEADER) + textwrap.dedent(body)
+    lines = source.splitlines()
+    return {(lines[f.line - 1].strip(), f.case) for f in check_source(tmp_path, source)
+            if f.rule.symbol == "none-in-output-at-strict"}
+
+
+def test_none_beside_tensors_in_what_a_graph_returns(tmp_path):
+    # Probed with 2.10 at STRICT: a None after the tensors is dropped ((x,) for `x, None`), one
+    # before a tensor breaks the output (reading it fails); a returned dict's values are its output.
+    got = none_cases(tmp_path, """
+        class Net(nn.Cell):
+            def construct(self, x):
+                if x.sum() > 0:
+                    return x * 2, None
+                if x.sum() < -1:
+                    return None, ms.ops.relu(x)
+                aux = None
+                return {"y": x, "aux": aux}
+
+        @ms.jit(fullgraph=True)
+        def step(x):
+            return [x, None, None]
+    """)
+    assert got == {("return x * 2, None", ""), ("return None, ms.ops.relu(x)", "broken"),
+                   ('return {"y": x, "aux": aux}', ""), ("return [x, None, None]", "")}
+
+
+def test_outputs_the_compiler_keeps_whole(tmp_path):
+    got = none_cases(tmp_path, """
+        class Constants(nn.Cell):
+            def construct(self, x):
+                return 1, None  # no tensor: a constant output, kept
+
+        class Nested(nn.Cell):
+            def construct(self, x):
+                return x, (None, 1)  # a None inside a nested tuple is kept
+
+        class Unknown(nn.Cell):
+            def __init__(self, aux):
+                super().__init__()
+                self.aux = aux
+
+            def construct(self, x):
+                return x, self.aux  # never built here: the attribute is unknown
+
+        class Integrator(nn.Cell):
+            def construct(self, x, box=None):
+                return x * 2, box  # a default is not the value: callers may pass a tensor
+
+        class Helper(nn.Cell):
+            def construct(self, x):
+                y, _ = self.head(x)
+                return y
+
+            def head(self, x):
+                return x, None  # returned to construct, not to Python
+    """)
+    assert got == set()
