@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -47,9 +49,36 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line("every expected-output file that ran was up to date")
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
+def pytest_collection_modifyitems(session, config, items):
+    """When compiler tests are selected and MindSpore is installed, start tests/prejudge.py's
+    child and run the tests that read its judgements last, so that it judges while the others
+    run (docs/testing.md: Test time)."""
+    from . import prejudge
+
+    def reads_judgements(item) -> bool:
+        return item.path.name in prejudge.READERS
+
+    sample_ids = sorted({
+        item.callspec.params["sample"].id for item in items
+        if reads_judgements(item) and "sample" in getattr(getattr(item, "callspec", None),
+                                                          "params", {})
+    })
+    if not sample_ids or config.option.collectonly or importlib.util.find_spec("mindspore") is None:
+        return
+    items.sort(key=reads_judgements)  # stable: each group keeps its order
+    folder = Path(tempfile.mkdtemp(prefix="prejudged-", dir=os.environ["MSGRAPHLINT_CACHE_DIR"]))
+    prejudge.ACTIVE = prejudge.Prejudged.start(
+        folder, Path(__file__).resolve().parent.parent, sample_ids)
+
+
 def pytest_sessionfinish(session, exitstatus):
     global _exit_status
     _exit_status = int(exitstatus)
+    from . import prejudge
+
+    if prejudge.ACTIVE is not None:
+        prejudge.ACTIVE.stop()
 
 
 @pytest.hookimpl(trylast=True)

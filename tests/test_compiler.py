@@ -28,6 +28,7 @@ from msgraphlint.confirm_settings import ConfirmSettings  # noqa: E402
 from msgraphlint.syntax.project import Project  # noqa: E402
 from msgraphlint.model.reach import ReachModel  # noqa: E402
 
+from . import prejudge  # noqa: E402
 from .samples_index import ROOT, all_samples  # noqa: E402
 
 pytestmark = pytest.mark.compiler
@@ -54,12 +55,18 @@ def planned_targets(path: Path, level: Level, module) -> list[ConfirmTarget]:
     return [t for t in planner.targets.values() if t.kind != "module" and t.reason is None]
 
 
+def judgement_key(path: Path, target: ConfirmTarget) -> tuple[str, str]:
+    return (str(path), json.dumps(target.spec, sort_keys=True))
+
+
 def referee_judgement(path: Path, target: ConfirmTarget, module) -> Judgement:
-    """The referee's judgement in this process, as the child makes it (without reading the IR,
-    which gives evidence for findings but never changes the verdict)."""
-    key = (str(path), json.dumps(target.spec, sort_keys=True))
+    """The referee's judgement, as the child makes it (without reading the IR, which gives
+    evidence for findings but never changes the verdict): made ahead by tests/prejudge.py's
+    process when the session started one, else in this process."""
+    key = judgement_key(path, target)
     if key not in _JUDGED:
-        _JUDGED[key] = judge(module, target.spec)
+        made_ahead = prejudge.ACTIVE.take(key) if prejudge.ACTIVE else None
+        _JUDGED[key] = made_ahead if made_ahead is not None else judge(module, target.spec)
     return _JUDGED[key]
 
 
