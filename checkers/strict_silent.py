@@ -47,9 +47,7 @@ class StrictSilentFamily(Family):
 
     # return x, None
     def _check_none_beside_tensors(self, node: ast.Return, ctx: FunctionContext) -> None:
-        if ctx.cell is not None and ctx.model.holders(ctx.cell) != []:
-            # A Cell the project exports or uses otherwise is most often another Cell's layer,
-            # whose output stays in its parent's graph: only one nobody else uses is reported.
+        if ctx.cell is not None and not self._built_only_by_python(ctx):
             return
         match node.value:
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
@@ -67,6 +65,16 @@ class StrictSilentFamily(Family):
         case = "broken" if nones[0] < tensors[-1] else ""
         ctx.report("none-in-output-at-strict", node, ast.unparse(node.value), NONE_OUTPUT_INSTEAD,
                    case=case)
+
+    @staticmethod
+    def _built_only_by_python(ctx: FunctionContext) -> bool:
+        """A Cell nothing else in the project uses, or one only plain Python builds (a test
+        body, main()): its output goes back to Python. A Cell the project exports or uses
+        otherwise is most often another Cell's layer, whose output stays in its parent's graph."""
+        if ctx.model.holders(ctx.cell) == []:
+            return True
+        built = ctx.model.constructor_calls(ctx.cell)
+        return bool(built) and all(construction.function is not None for construction in built)
 
     @staticmethod
     def _is_none(element: ast.expr, ctx: FunctionContext) -> bool:

@@ -252,6 +252,56 @@ def test_none_beside_tensors_in_what_a_graph_returns(tmp_path):
                    ('return {"y": x, "aux": aux}', ""), ("return [x, None, None]", "")}
 
 
+def test_none_from_a_module_constant_in_a_cell_only_python_builds(tmp_path):
+    got = none_cases(tmp_path, """
+        NO_AUX = None
+
+        class Head(nn.Cell):
+            def construct(self, x):
+                return x - 1, NO_AUX
+
+        def main(x):
+            return Head()(x)
+    """)
+    assert got == {("return x - 1, NO_AUX", "")}
+
+
+def test_none_the_model_does_not_know_or_a_layer_returns(tmp_path):
+    (tmp_path / "settings.py").write_text("NO_AUX = None\n")
+    got = none_cases(tmp_path, """
+        from settings import NO_AUX
+
+        class FromInit(nn.Cell):
+            def __init__(self, aux=None):
+                super().__init__()
+                self.aux = aux  # None on self is a placeholder code elsewhere may fill
+
+            def construct(self, x):
+                return x + 1, self.aux
+
+        class Imported(nn.Cell):
+            def construct(self, x):
+                return x * 3, NO_AUX  # another module's constant: not followed
+
+        class Layer(nn.Cell):
+            def construct(self, x):
+                return x * 2, None  # its output stays in the parent's graph
+
+        class Model(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.layer = Layer()
+
+            def construct(self, x):
+                y, _ = self.layer(x)
+                return y
+
+        def main(x):
+            return FromInit()(x), Imported()(x), Model()(x)
+    """)
+    assert got == set()
+
+
 def test_outputs_the_compiler_keeps_whole(tmp_path):
     got = none_cases(tmp_path, """
         class Constants(nn.Cell):

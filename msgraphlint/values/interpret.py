@@ -260,6 +260,9 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
             return True  # a loop over a known string (or other constant)
         if node.__class__ in NEVER_FAILING:
             continue
+        if node.__class__ is ast.Return and node.value.__class__ in (ast.Tuple, ast.List) and any(
+                e.__class__ is ast.Name and maybe_constant(e) for e in node.value.elts):
+            return True  # `return x, NO_AUX`: a None among the outputs (none-in-output-at-strict)
         if _unpacks(node) is not None and maybe_constant(_unpacks(node)):
             return True  # `*n`, `**n`, `a, *b = n` of a constant: refused unless a sequence (or dict)
         if node.__class__ is ast.Slice and (_may_refuse_slice(node, maybe_constant) or any(
