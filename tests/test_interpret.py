@@ -302,6 +302,8 @@ def test_dynamic_length_sequences_say_nothing_where_the_compiler_accepts_or_type
         ("pair = (x, x)\nreturn pair[-3]", "return pair[-3]"),
         ("return getattr(x, 3)", "return getattr(x, 3)"),
         ("return getattr(self, None, x)", "return getattr(self, None, x)"),
+        ("name = 'abc'\nreturn x, name.upper(x)", "return x, name.upper(x)"),  # any argument
+        ("return x, 'ABC'.lower(1)", "return x, 'ABC'.lower(1)"),  # Python's own TypeError
     ],
 )
 def test_iterating_a_0d_tensor_extending_with_a_scalar_or_indexing_past_a_tuple_is_reported(tmp_path, body, line):
@@ -320,6 +322,8 @@ def test_iterating_a_0d_tensor_extending_with_a_scalar_or_indexing_past_a_tuple_
         "pair = (x, x)\nreturn pair[1] + pair[-2]",
         "rows = [x, x]\nrows.append(x)\nreturn rows[2]",  # a list may grow: not judged
         "return getattr(x, 'T')",
+        "name = 'abc'\nreturn x, name.upper(), name.lower()",
+        "return x, 'ABC'.lower(key=x)",  # refused by 2.10, compiled by 2.7: not judged
     ],
 )
 def test_iterable_tensors_and_accepted_extends_are_not_reported(tmp_path, body):

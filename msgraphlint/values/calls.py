@@ -262,6 +262,12 @@ class Calls:
         kind = type(value)
         if not hasattr(value, attr):
             return UNKNOWN  # reported by attribute()
+        if type(value) is str and attr in ("lower", "upper") and args and not all(is_known(a) for a in args):
+            # probed with 2.10 and 2.7, STRICT and LAX: RuntimeError "StringLower takes 1 argument,
+            # but got 2" whatever the positional argument (known ones fail in Python's own call
+            # below); a keyword argument is refused by 2.10 but compiles in 2.7: not judged
+            self.fail(node, FailureKind.OPERATION, TypeError(f"str.{attr}() takes no arguments"))
+            return UNKNOWN
         changes = attr in CHANGING_METHODS.get(kind, ())
         reads = attr in READING_METHODS.get(kind, ())
         if not (changes or reads) or node.keywords or not all(is_known(a) for a in args):
