@@ -126,6 +126,9 @@ DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, a
 
 def calls_tensor_method(node: ast.Call, ctx: FunctionContext) -> bool:
     """numpy hands a reduction to the first argument's own method only when that argument is an
-    array-like object (a tensor); a list or tuple of values is converted on the host instead."""
+    array-like object (a tensor); a list or tuple of values is converted on the host instead, and
+    a host array (``idx.asnumpy()``) is numpy's own (probed with 2.10: ``np.max(idx.asnumpy())``
+    compiles at LAX)."""
     first = node.args[0] if node.args else None
-    return first is not None and not isinstance(first, DISPLAYS) and ctx.is_variable(first)
+    return (first is not None and not isinstance(first, DISPLAYS) and ctx.is_variable(first)
+            and not ctx.values.is_host(first))

@@ -332,3 +332,22 @@ def root(n):
 def run():
     return root(4), Net()(Tensor(np.ones(3, np.float32)))
 """) == {("jit-typing-comment", "return np.exp(v)  # @jit.typing: () -> tensor_type[float33]")}
+
+
+def test_a_numpy_reduction_of_a_host_array_is_numpys_own(tmp_path):
+    # np.max(idx.asnumpy()) reduces a numpy array, not a tensor: no tensor method is called with
+    # numpy's keywords, and LAX compiles it through the interpreter (probed with 2.10: the Cell's
+    # gradient is 0 where PyNative's is 1). np.max(idx) on the tensor itself is the tensor's method.
+    got = findings(tmp_path, """
+class Net(nn.Cell):
+    def construct(self, x, idx):
+        k = int(np.max(idx.asnumpy()))
+        host = idx.asnumpy()
+        m = np.sum(host)
+        return x * k * m, np.max(idx)
+""")
+    assert got == {
+        ("host-call-on-tensor", "k = int(np.max(idx.asnumpy()))"),
+        ("host-call-on-tensor", "m = np.sum(host)"),
+        ("numpy-reduction-on-tensor", "return x * k * m, np.max(idx)"),
+    }
