@@ -19,10 +19,12 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import kind_of, release
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
+from msgraphlint.values.domain import mapped_shape
 from msgraphlint.values.interpret import ArrayValue, TensorValue, evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
-    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, RANGE_CALLS, VALUE_CONSTRUCTORS, VALUE_KIND_DTYPES,
+    DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, RANGE_CALLS, SEQUENCE_MAPPERS, SPARSE_REFUSED_CONVERSIONS,
+    VALUE_CONSTRUCTORS, VALUE_KIND_DTYPES,
     constexpr_gets_tensors, is_layer_or_primitive, is_tensor_function, is_tensor_method,
 )
 from msgraphlint.model.compiled import NESTED_SCOPES, bind_arguments, parameter_defaults
@@ -44,6 +46,10 @@ PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument
 # ----- data --------------------------------------------------------------------------------
 
 ISINSTANCE = "builtins.isinstance"
+EXTREMA = frozenset({"builtins.max", "builtins.min"})
+EXTREMUM_INSTEAD = "the tensors themselves in the sequence (max(a, b), ops.maximum), or a flat tuple of tensors"
+SPARSE_INSTEAD = "its parts (.values, .indices, .shape) or .to_dense() first"
+MAPPED_INSTEAD = "sequences of one kind and one length in every argument (tuple(...) of each, or zip them first)"
 BOOL_CALL = "builtins.bool"
 GETATTR = "builtins.getattr"
 GETATTR_DEFAULT_INSTEAD = "a Tensor (built in __init__), a tuple or a number as the default"
@@ -102,7 +108,26 @@ class TypesFamily(Family):
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         qualified = ctx.qualify(node.func)
+        if qualified in EXTREMA and len(node.args) == 1 and not node.keywords:
+            if _nests_tensors(node.args[0], ctx):
+                ctx.report("extremum-of-nested-tensors", node, ast.unparse(node)[:60], qualified[9:],
+                           EXTREMUM_INSTEAD)
+            return
+        if qualified in SPARSE_REFUSED_CONVERSIONS and len(node.args) == 1 and not node.keywords:
+            sparse = ctx.kinds.sparse_class(node.args[0])
+            if sparse is not None:
+                ctx.report("sparse-tensor-conversion", node, ast.unparse(node)[:60], qualified[9:],
+                           sparse, SPARSE_INSTEAD)
+                return
         if qualified not in CHECKED_CALLS:
+            mapper = _mapper(node.func, ctx)
+            if mapper is not None:
+                name, takes_function = mapper
+                arguments = node.args[1:] if takes_function else node.args
+                found = _mapped_mismatch(name, arguments, ctx)
+                if found is not None:
+                    ctx.report("mapped-sequence-mismatch", node, ast.unparse(node)[:60], found, name,
+                               MAPPED_INSTEAD)
             return
         if qualified == ISINSTANCE:
             self._check_isinstance(node, ctx)
@@ -505,3 +530,106 @@ def _truth(test: ast.expr, passed: dict[str, ast.expr], defaults: dict[str, ast.
     else:
         return None
     return is_none if isinstance(test.ops[0], ast.Is) else not is_none
+
+
+# ----- HyperMap and Map over sequences; max() and min() of nested tensors -------------------
+
+Shape = tuple[str, int, tuple | None]  # mapped_shape's answer; elements are values or nodes
+
+
+def _mapper(func: ast.expr, ctx: FunctionContext) -> tuple[str, bool] | None:
+    """("HyperMap" or "Map", whether the call's first argument is the function mapped) when
+    ``func`` is an instance of one every construction of which the code shows: built in the call,
+    in a local or module name, or in ``self.<attr>`` outside compiled code."""
+    if func.__class__ is ast.Call:
+        built = [(ctx.module, func)]
+    elif func.__class__ is ast.Attribute and ctx.is_self(func.value):
+        built = attribute_assignments(ctx).get(func.attr, [])
+    elif func.__class__ is ast.Name and func.id in ctx.values.bound:
+        built = [(ctx.module, v) for v in ctx.values.assigned_values(func.id)]
+    elif func.__class__ is ast.Name and func.id in ctx.module.assignments:
+        built = [(ctx.module, v) for v in ctx.module.assignments[func.id]]
+    elif func.__class__ is ast.Name and (found := ctx.model.project.resolve(ctx.qualify(func) or "")):
+        module, name = found  # imported from another module of the project
+        built = [(module, v) for v in module.assignments.get(name, [])]
+    else:
+        return None
+    found = set()
+    for module, value in built:
+        if value.__class__ is not ast.Call:
+            return None
+        name = SEQUENCE_MAPPERS.get(module.imports.qualify(value.func) or "")
+        if name is None or any(k.arg is None for k in value.keywords):
+            return None
+        found.add((name, not value.args and not any(k.arg == "ops" for k in value.keywords)))
+    return found.pop() if len(found) == 1 else None
+
+
+def _shape(item, ctx: FunctionContext) -> Shape | None:
+    """What HyperMap sees of an argument or element: a tuple or list display (its elements kept as
+    written), a local every binding of which is one tuple display, else the compile-time value's
+    shape, else a tensor as the engine knows it; None where not known."""
+    if not isinstance(item, ast.AST):
+        return mapped_shape(item)
+    if item.__class__ in (ast.Tuple, ast.List) and not any(e.__class__ is ast.Starred for e in item.elts):
+        return ("tuple" if item.__class__ is ast.Tuple else "list"), len(item.elts), tuple(item.elts)
+    if item.__class__ is ast.Constant and item.value.__class__ in (int, float, bool):
+        return "scalar", 0, None
+    if item.__class__ is ast.Dict and all(k.__class__ is ast.Constant for k in item.keys):
+        return "dict", len({k.value for k in item.keys}), None
+    if item.__class__ is ast.Name:
+        values = ctx.values.assigned_values(item.id)
+        if len(values) == 1 and values[0].__class__ is ast.Tuple:
+            return _shape(values[0], ctx)
+    found = mapped_shape(ctx.evaluation.value(item))
+    if found is not None:
+        return found
+    return ("tensor", 0, None) if ctx.kinds.is_tensor(item) else None
+
+
+def _mapped_mismatch(mapper: str, arguments: list[ast.expr], ctx: FunctionContext, depth: int = 0) -> str | None:
+    """What makes HyperMap or Map refuse its sequences: two of different kinds (a tensor beside a
+    sequence, for Map), two of different lengths; HyperMap also within nested sequences. Only
+    from what is known: an argument not known is left out (whatever it is, two known ones that
+    disagree are refused)."""
+    if depth > 4 or any(a.__class__ is ast.Starred for a in arguments):
+        return None
+    shapes = [s for s in (_shape(a, ctx) for a in arguments) if s is not None]
+    containers = [s for s in shapes if s[0] in ("tuple", "list", "dict")]
+    if not containers:
+        return None
+    where = " (nested)" if depth else ""
+    kinds = sorted({s[0] for s in containers} | ({"tensor"} if mapper == "Map" and any(
+        s[0] == "tensor" for s in shapes) else set()))
+    if len(kinds) > 1:
+        return f"a {kinds[0]} and a {kinds[1]}{where}"
+    lengths = sorted({s[1] for s in containers})
+    if len(lengths) > 1:
+        return f"{kinds[0]}s of {lengths[0]} and {lengths[-1]} elements{where}"
+    if mapper == "Map" or kinds[0] == "dict" or any(s[2] is None for s in containers):
+        return None
+    for column in zip(*(s[2] for s in containers)):
+        found = _mapped_mismatch(mapper, list(column), ctx, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _nests_tensors(sequence: ast.expr, ctx: FunctionContext) -> bool:
+    """A tuple or list none of whose elements is a tensor, one of which holds a tensor
+    (max(((a,), (b,)))): MindSpore's max() and min() take tensors only as elements."""
+    shape = _shape(sequence, ctx)
+    if shape is None or shape[0] not in ("tuple", "list") or shape[2] is None:
+        return False
+    inner = [_shape(e, ctx) for e in shape[2]]
+    if any(s is None or s[0] == "tensor" for s in inner):
+        return False  # an element that is (or may be) a tensor: another path
+    return any(_holds_tensor(s, ctx) for s in inner)
+
+
+def _holds_tensor(shape: Shape, ctx: FunctionContext, depth: int = 0) -> bool:
+    if shape[0] == "tensor":
+        return True
+    if shape[0] not in ("tuple", "list") or shape[2] is None or depth > 4:
+        return False
+    return any((s := _shape(e, ctx)) is not None and _holds_tensor(s, ctx, depth + 1) for e in shape[2])

@@ -400,6 +400,20 @@ JOINS = {
         g = x * 2 if x.max() > 0.5 else 1.0  # here
         return x * g
     """),
+    "tuple and list returned": ("branch-type-mismatch", """
+        if x.sum() > 0:
+            return x, x
+        return [x, x]  # here
+    """),
+    "tuple then list, indexed after": ("branch-type-mismatch", """
+        pair = (x, x)
+        if x.sum() > 0:
+            pair = [x * 2, x]
+        return pair[0]  # here
+    """),
+    "conditional expression of a list and a tuple": ("branch-type-mismatch", """
+        return [x] if x.sum() > 0 else (x,)  # here
+    """),
     "None returned": ("branch-none-join", """
         if x.sum() > 0:
             return x * 2
@@ -431,6 +445,16 @@ JOINS_NOT_REPORTED = {
         if x.sum() > 0:
             return x, x
         return x, x, x
+    """,
+    "two lists of different lengths": """
+        if x.sum() > 0:
+            return [x]
+        return [x, x]
+    """,
+    "a tuple and a list under a test known while compiling": """
+        if x.shape[0] == 2:
+            return (x, x)
+        return [x, x]
     """,
     "two ints": """
         if x.sum() > 0:

@@ -22,6 +22,7 @@ TYPES = {
     "isinstance-non-type", "range-of-tensor", "tensor-index-on-tuple", "tensor-index-on-list",
     "tensor-as-bool", "function-in-output", "function-in-output-dict", "raise-in-none-graph",
     "percent-format-of-tensor", "jit-class-in-output", "getattr-numpy-default",
+    "mapped-sequence-mismatch", "extremum-of-nested-tensors", "sparse-tensor-conversion",
 }
 
 
@@ -625,3 +626,205 @@ class Net(nn.Cell):
 """
     found = [f for f in findings(tmp_path, source) if f.rule.symbol == "getattr-numpy-default"]
     assert [f.line for f in found] == [10]  # the getattr in the helper
+
+
+# ----- mapped-sequence-mismatch, extremum-of-nested-tensors ----------------------------------
+
+MAPPED = "mapped-sequence-mismatch"
+EXTREMUM = "extremum-of-nested-tensors"
+MAP_HEADER = (
+    "import numpy as np\n"
+    "from mindspore import nn, ops, Tensor\n"
+    "from mindspore.ops import composite as C\n\n"
+    "_hyper_map = C.HyperMap()\n\n"
+    "def add(a, b):\n"
+    "    return a + b\n\n"
+)
+
+
+def flagged(tmp_path, body: str, symbol: str, name: str = "net.py") -> list[str]:
+    """The stripped source lines that carry a finding of ``symbol``."""
+    source = MAP_HEADER + textwrap.dedent(body)
+    lines = source.splitlines()
+    return sorted(lines[f.line - 1].strip() for f in check_source(tmp_path, source, name)
+                  if f.rule.symbol == symbol)
+
+
+def mapped_in_construct(statements: str) -> str:
+    body = textwrap.indent(textwrap.dedent(statements), " " * 8)
+    return f"""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.hyper_map = C.HyperMap()
+        self.map = ops.Map()
+
+    def construct(self, x):
+        y = ops.relu(x)
+{body}
+"""
+
+
+@pytest.mark.parametrize("statements", [
+    "return self.hyper_map(add, (y, y, y), (y, y))",              # lengths
+    "return _hyper_map(add, (y, y), [y, y])",                     # a tuple and a list
+    "return C.HyperMap()(add, ((y, y), y), ((y,), y))",           # nested lengths
+    "return self.hyper_map(add, {'a': y}, {'a': y, 'b': y})",     # dict sizes
+    "return self.hyper_map(add, {'a': y}, (y,))",                 # a dict and a tuple
+    "return self.map(add, (y, y), y)",                            # Map: a tensor beside a tuple
+    "return self.map(add, [y, y], [y])",
+    "t = (y, y)\nreturn self.hyper_map(add, t, (y,))",            # a local tuple
+    "return self.hyper_map(add, (y, y), x, (y,))",                # an unknown argument aside
+])
+def test_mapped_sequences_of_different_kinds_or_lengths_are_flagged(tmp_path, statements):
+    last = statements.splitlines()[-1].strip()
+    assert flagged(tmp_path, mapped_in_construct(statements), MAPPED) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "return self.hyper_map(add, (y, y), (y, y))",
+    "return self.hyper_map(add, (y, y), y)",                      # HyperMap broadcasts a tensor
+    "return self.hyper_map(add, ((y, y), y), (y, y))",            # ... also within a nesting
+    "return self.map(add, ((y, y), y), ((y,), y))",               # Map: the top level only
+    "return self.hyper_map(add, x, (y,))",                        # x: not known
+    "t = [y]\nt.append(y)\nreturn self.hyper_map(add, t, [y, y])",  # a list that grows
+    "return self.hyper_map(ops.relu, (y, y))",
+])
+def test_mapped_sequences_that_agree_or_are_not_known_are_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, mapped_in_construct(statements), MAPPED) == []
+
+
+def test_a_mapper_built_with_its_function_maps_every_argument(tmp_path):
+    source = """
+add_op = C.MultitypeFuncGraph("add_op")
+
+@add_op.register("Tensor", "Tensor")
+def _add(a, b):
+    return a + b
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.add_all = C.HyperMap(add_op)
+        self.other = Unknown()
+
+    def construct(self, x):
+        y = ops.relu(x)
+        a = self.add_all((y, y), (y,))
+        return a, self.other(add, (y, y), (y,))
+"""
+    assert flagged(tmp_path, source, MAPPED) == ["a = self.add_all((y, y), (y,))"]
+
+
+def test_sequences_from_a_caller_the_driver_a_constructor_and_another_module(tmp_path):
+    (tmp_path / "maps.py").write_text("from mindspore.ops import composite as C\nshared = C.HyperMap()\n")
+    source = """
+from maps import shared
+
+def apply(fn, firsts, seconds):
+    return _hyper_map(fn, firsts, seconds)
+
+class Helper(nn.Cell):
+    def construct(self, x):
+        y = ops.relu(x)
+        return apply(add, (y, y), (y,))
+
+class Driven(nn.Cell):
+    def construct(self, sizes, x):
+        return _hyper_map(add, sizes, (1, 2))
+
+class Held(nn.Cell):
+    def __init__(self, sizes=(1, 2, 3)):
+        super().__init__()
+        self.sizes = sizes
+
+    def construct(self, x):
+        return shared(add, self.sizes, (4, 5))
+
+def run():
+    x = Tensor(np.ones(2, np.float32))
+    Helper()(x)
+    Driven()([1, 2], x)
+    Held()(x)
+"""
+    assert flagged(tmp_path, source, MAPPED) == sorted([
+        "return _hyper_map(add, sizes, (1, 2))", "return _hyper_map(fn, firsts, seconds)",
+        "return shared(add, self.sizes, (4, 5))"])
+
+
+@pytest.mark.parametrize("statements", [
+    "pairs = ((y, y), (y,))\nreturn max(pairs)",
+    "return min([[y], [y + 1]])",
+    "return max((1, (y, 2)))",                                    # a number and a nested tensor
+])
+def test_max_or_min_of_tensors_in_nested_sequences_is_flagged(tmp_path, statements):
+    last = statements.splitlines()[-1].strip()
+    assert flagged(tmp_path, mapped_in_construct(statements), EXTREMUM) == [last]
+
+
+@pytest.mark.parametrize("statements", [
+    "return max((y, y))",                                         # tensors as elements
+    "return max(((y,), y))",                                      # one is a tensor: another path
+    "return max(((1, 2), (3,)))",                                 # no tensor
+    "return max(y, y)",
+    "return max(((x,), (x,)))",                                   # x: not known to be a tensor
+    "return min(x)",
+])
+def test_max_or_min_of_tensors_or_of_unknown_values_is_not_flagged(tmp_path, statements):
+    assert flagged(tmp_path, mapped_in_construct(statements), EXTREMUM) == []
+
+
+# ----- sparse-tensor-conversion ---------------------------------------------------------------
+
+SPARSE = "sparse-tensor-conversion"
+SPARSE_CELL = """
+import mindspore as ms
+from mindspore import COOTensor
+
+class Net(nn.Cell):
+    def __init__(self, flag=None):
+        super().__init__()
+        self.coo = COOTensor(Tensor([[0, 1]], ms.int32), Tensor([1.0], ms.float32), (2, 2))
+        self.csr = ms.CSRTensor(Tensor([0, 1], ms.int32), Tensor([0], ms.int32), Tensor([1.0]), (1, 2))
+        self.flag = flag
+        self.other = Tensor([1.0])
+
+    def construct(self, x):
+        local = COOTensor(Tensor([[0, 1]], ms.int32), x[:1], (2, 2))
+        a = float(self.coo)
+        b = int(self.csr)
+        c = list(local)
+        d = bool(ms.COOTensor(Tensor([[0, 1]], ms.int32), x[:1], (2, 2)))
+        e = tuple(local)
+        f = float(self.other)
+        g = bool(self.flag)
+        h = list(local.values)
+        return a, b, c, d, e, f, g, h
+"""
+
+
+def test_a_sparse_tensor_given_to_bool_int_float_or_list_is_flagged(tmp_path):
+    assert flagged(tmp_path, SPARSE_CELL, SPARSE) == sorted([
+        "a = float(self.coo)", "b = int(self.csr)", "c = list(local)",
+        "d = bool(ms.COOTensor(Tensor([[0, 1]], ms.int32), x[:1], (2, 2)))"])
+
+
+def test_a_local_or_attribute_bound_to_something_else_too_is_not_flagged(tmp_path):
+    source = """
+from mindspore import COOTensor
+
+class Net(nn.Cell):
+    def __init__(self, dense=False):
+        super().__init__()
+        if dense:
+            self.mask = Tensor([1.0])
+        else:
+            self.mask = COOTensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+
+    def construct(self, x):
+        local = COOTensor(Tensor([[0, 1]]), x[:1], (2, 2))
+        if x.sum() > 0:
+            local = x
+        return float(self.mask), list(local)
+"""
+    assert flagged(tmp_path, source, SPARSE) == []

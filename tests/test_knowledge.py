@@ -194,6 +194,10 @@ def test_names_resolve(mindspore):
     for qualified in (*facts.TENSOR_CONSTRUCTORS, *facts.PARAMETER_CLASSES, *facts.BATCH_LAYERS,
                       *facts.PARTIAL_FUNCTIONS):
         assert resolve(qualified) is not None
+    for qualified, name in facts.SEQUENCE_MAPPERS.items():
+        assert resolve(qualified).__name__ == name
+    for qualified, name in facts.SPARSE_TENSOR_CLASSES.items():
+        assert resolve(qualified).__name__ == name
     for prefix in (*facts.TENSOR_FUNCTION_MODULES, *facts.CELL_NAMESPACES, facts.PRIMITIVE_NAMESPACE):
         importlib.import_module(prefix.rstrip("."))
 

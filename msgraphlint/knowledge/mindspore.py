@@ -222,6 +222,27 @@ FUNCTION_WRAPPERS = frozenset(
 PARTIAL_FUNCTIONS = frozenset(
     {"functools.partial", "mindspore.ops.partial", "mindspore.ops.functional.partial"}
 )
+# The composite operations that map a function over sequences, by the name the compiler's messages
+# give them (probed with 2.10, and 2.7 to 2.9 alike: HyperMap recurses into nested tuples, lists and
+# dicts, and broadcasts a tensor or scalar argument; Map maps the top level only, and refuses a
+# tensor beside a sequence; both refuse arguments of different kinds or lengths while compiling).
+SEQUENCE_MAPPERS = {
+    "mindspore.ops.HyperMap": "HyperMap", "mindspore.ops.composite.HyperMap": "HyperMap",
+    "mindspore.ops.composite.base.HyperMap": "HyperMap",
+    "mindspore.ops.Map": "Map", "mindspore.ops.composite.Map": "Map",
+    "mindspore.ops.composite.base.Map": "Map",
+}
+# MindSpore's sparse tensor classes, by name, and the builtins graph code cannot convert one with
+# (probed with 2.10, 2.9 and 2.7 at STRICT and LAX: bool(), int(), float() of one refused, "bool()
+# does not support sparse tensor input." for one built in __init__, "Failed calling ScalarCast with
+# input_x=COOTensor[...]" for one built in the graph; list() of one refused, "list() does not
+# support single sparse tensor input."; a RowTensor with "'RowTensor' object is not iterable" and
+# "int() argument must be ... not 'RowTensor'". tuple() of one compiles, and is left out).
+SPARSE_TENSOR_CLASSES = {
+    f"{module}.{name}": name for module in ("mindspore", "mindspore.common", "mindspore.common.sparse_tensor")
+    for name in ("COOTensor", "CSRTensor", "RowTensor")
+}
+SPARSE_REFUSED_CONVERSIONS = frozenset({"builtins.bool", "builtins.int", "builtins.float", "builtins.list"})
 # Decorators of functions MindSpore runs on the host while compiling (on constants) or refuses.
 HOST_EVALUATED_DECORATORS = frozenset({"constexpr", "_primexpr", "jit_forbidden_register"})
 # From this release a @constexpr helper gets a variable tensor argument as the tensor; before,

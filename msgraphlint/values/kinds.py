@@ -28,8 +28,8 @@ from typing import Protocol
 from ..model.attributes import held_call_names
 from ..knowledge.mindspore import (
     AXIS_KEYWORDS, BATCH_LAYERS, NN_PARAMETER_NAMES, NON_TENSOR_METHODS, REDUCTIONS,
-    SAME_SIZE_ATTRIBUTES, SCALAR_RESULTS, TENSOR_CONSTRUCTORS, TENSOR_EVIDENCE,
-    TENSOR_EVIDENCE_READ, TENSOR_METHOD_REDUCTIONS, returns_tensor,
+    SAME_SIZE_ATTRIBUTES, SCALAR_RESULTS, SPARSE_TENSOR_CLASSES, TENSOR_CONSTRUCTORS,
+    TENSOR_EVIDENCE, TENSOR_EVIDENCE_READ, TENSOR_METHOD_REDUCTIONS, returns_tensor,
 )
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
@@ -261,6 +261,20 @@ class TensorKinds:
 
     def is_tensor(self, node: ast.expr) -> bool:
         return self.kind(node) in (MULTI, TENSOR)
+
+    def sparse_class(self, node: ast.expr) -> str | None:
+        """"COOTensor", "CSRTensor" or "RowTensor" where the code shows ``node`` built as one: a
+        call of the class, a local every binding of which is one, ``self.<attr>`` every
+        assignment of which (outside compiled code) is one; None otherwise."""
+        if node.__class__ is ast.Call:
+            return SPARSE_TENSOR_CLASSES.get(self.ctx.qualify(node.func) or "")
+        if node.__class__ is ast.Name:
+            found = {self.sparse_class(v) for v in self.values.assigned_values(node.id)}
+        elif node.__class__ is ast.Attribute and self.values.is_self(node.value):
+            found = {SPARSE_TENSOR_CLASSES.get(name or "") for name in held_call_names(self.ctx, node.attr)}
+        else:
+            return None
+        return found.pop() if len(found) == 1 else None
 
     def is_input_or_weight(self, node: ast.expr) -> bool:
         """A value from the inputs (a variable), or a weight of a layer the Cell holds
