@@ -16,9 +16,8 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
-from msgraphlint.values.interpret import (
-    SequenceValue, TensorValue, VariableScalar, evaluation, is_known, kind_name,
-)
+from msgraphlint.values.domain import is_sequence_value, is_tensor_value, is_variable_scalar
+from msgraphlint.values.interpret import evaluation, is_known, kind_name
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
 from msgraphlint.model.compiled import bind_arguments, is_static
 from msgraphlint.values.kinds import FunctionView
@@ -229,9 +228,9 @@ def _unpacked_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
 def _run_time_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
     """'a tensor' or 'an int decided at run time' for an operand whose value only the run gives."""
     value = ctx.evaluation.value(expr)
-    if value.__class__ is VariableScalar:
+    if is_variable_scalar(value):
         return f"a{'n' if value.kind is int else ''} {value.kind.__name__} decided at run time"
-    if ctx.kinds.is_tensor(expr) or value.__class__ is TensorValue:
+    if ctx.kinds.is_tensor(expr) or is_tensor_value(value):
         return "a tensor"
     return None
 
@@ -251,7 +250,7 @@ def _str_or_none(expr: ast.expr, ctx: FunctionContext) -> str | None:
 def _sequence(expr: ast.expr, ctx: FunctionContext) -> bool:
     """A list or tuple of a known length, as the interpreter knows it."""
     value = ctx.evaluation.value(expr)
-    return value.__class__ is SequenceValue or (is_known(value) and value.value.__class__ in SLICED_KINDS)
+    return is_sequence_value(value) or (is_known(value) and value.value.__class__ in SLICED_KINDS)
 
 
 def _result_used(node: ast.expr, ctx: FunctionContext) -> bool:
@@ -300,7 +299,7 @@ def _sliceable(value: ast.expr, ctx: FunctionContext) -> bool:
     if ctx.kinds.is_tensor(value):
         return True
     known = ctx.evaluation.value(value)
-    return known.__class__ in (SequenceValue, TensorValue) or (
+    return is_sequence_value(known) or is_tensor_value(known) or (
         is_known(known) and known.value.__class__ in SLICED_KINDS)
 
 
@@ -414,4 +413,4 @@ def shown(node: ast.AST) -> str:
 
 
 def _constant_tensor(value: object) -> bool:
-    return value.__class__ is TensorValue and value.constant
+    return is_tensor_value(value) and value.constant

@@ -153,7 +153,7 @@ VALUE_CLASSES = frozenset({"Known", "TensorValue", "ArrayValue", "SequenceValue"
                            "VariableScalar", "ObjectValue", "Builtin", "Failure", "_Unknown"})
 # Issue 29 asks for a handful, all in values/domain.py: the value answers for itself (its kind,
 # whether it is known while compiling, its join). Lower this as comparisons move there.
-MAX_VALUE_CLASS_TESTS_OUTSIDE_THE_DOMAIN = 54
+MAX_VALUE_CLASS_TESTS_OUTSIDE_THE_DOMAIN = 18
 
 
 def _value_class_tests(tree: ast.AST) -> int:

@@ -43,7 +43,8 @@ from ..syntax.project import (
 )
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel
-from ..values.interpret import Evaluation, TensorValue, evaluation, taken_error_messages
+from ..values.domain import is_tensor_value
+from ..values.interpret import Evaluation, evaluation, taken_error_messages
 from ..syntax.source import SourceFile, SourceProblem
 from .suppress import Suppressions
 from ..model.variables import FunctionValues
@@ -121,7 +122,7 @@ class FunctionContext(CellContext):
         """How many dimensions a tensor expression has, where the compile-time values show it,
         or where a reshape of a tensor names its new shape (``x.view(n, t, 1, -1)``: four)."""
         value = self.evaluation.value(node)
-        if isinstance(value, TensorValue) and value.rank is not None:
+        if is_tensor_value(value) and value.rank is not None:
             return value.rank
         if not (node.__class__ is ast.Call and node.func.__class__ is ast.Attribute
                 and node.func.attr in RESHAPES and node.args and not node.keywords):

@@ -12,6 +12,7 @@ import ast
 import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeGuard
 
 
 class Value:
@@ -152,8 +153,40 @@ MAX_LENGTH = 10_000
 MAX_INT_BITS = 4_096
 
 
-def is_known(value: object) -> bool:
+def is_known(value: object) -> TypeGuard[Known]:
     return value.__class__ is Known
+
+
+# What a value is, asked of the domain (the interpreter and the families never compare a
+# value's class themselves): each narrows the value's type for the type checker.
+
+def is_tensor_value(value: object) -> TypeGuard[TensorValue]:
+    return value.__class__ is TensorValue
+
+
+def is_array_value(value: object) -> TypeGuard[ArrayValue]:
+    return value.__class__ is ArrayValue
+
+
+def is_sequence_value(value: object) -> TypeGuard[SequenceValue]:
+    """A list or tuple of known length whose elements are not all known (a display)."""
+    return value.__class__ is SequenceValue
+
+
+def is_variable_sequence(value: object) -> TypeGuard[VariableSequence]:
+    return value.__class__ is VariableSequence
+
+
+def is_variable_scalar(value: object) -> TypeGuard[VariableScalar]:
+    return value.__class__ is VariableScalar
+
+
+def is_object_value(value: object) -> TypeGuard[ObjectValue]:
+    return value.__class__ is ObjectValue
+
+
+def is_builtin(value: object) -> TypeGuard[Builtin]:
+    return value.__class__ is Builtin
 
 
 def element_type(value: Value) -> tuple | None:
@@ -305,22 +338,3 @@ def known_length(value: Value) -> int | None:
     if value.__class__ is Known and type(value.value) in (tuple, list):
         return len(value.value)
     return value.length if value.__class__ is SequenceValue else None
-
-
-def mapped_shape(value: Value) -> tuple[str, int, tuple[Value, ...] | None] | None:
-    """What HyperMap and Map see of one argument (probed with 2.10): ``("tuple", 3, elements)``
-    or ``("list", ...)`` with the elements where they are known, ``("dict", 2, None)`` for a known
-    dict, ``("tensor", 0, None)``, ``("scalar", 0, None)``; None where it is not known."""
-    cls = value.__class__
-    if cls is Known:
-        data = value.value
-        if type(data) in (tuple, list):
-            return type(data).__name__, len(data), tuple(known(item) for item in data)
-        if type(data) is dict:
-            return "dict", len(data), None
-        return ("scalar", 0, None) if type(data) in (bool, int, float) else None
-    if cls is SequenceValue:
-        return value.kind.__name__, value.length, value.elements
-    if cls is TensorValue:
-        return "tensor", 0, None
-    return ("scalar", 0, None) if cls is VariableScalar else None

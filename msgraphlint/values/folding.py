@@ -4,7 +4,6 @@ tables, and the functions on values that every part of it uses."""
 from __future__ import annotations
 
 import ast
-import copy
 import math
 import operator
 import re
@@ -13,8 +12,8 @@ from ..knowledge.mindspore import DTYPE_MODULES, FOLDED_OPERATIONS, TENSOR_CLASS
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import only_read
 from .domain import (
-    MAX_INT_BITS, MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, Known, ObjectValue, SequenceValue,
-    TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_count, is_known,
+    ArrayValue, Builtin, Known, MAX_INT_BITS, MAX_LENGTH, UNKNOWN, Value, describe_type,
+    element_count, is_array_value, is_builtin, is_known, is_object_value, is_tensor_value,
 )
 
 
@@ -189,13 +188,13 @@ def instance_check(value: Value, specs: list[Value]) -> Value:
     for item in specs:
         if item is TENSOR_CLASS_VALUE:
             tensor = True
-        elif item.__class__ is Builtin and item.name in CHECKED_TYPES:
+        elif is_builtin(item) and item.name in CHECKED_TYPES:
             types.append(CHECKED_TYPES[item.name])
         else:
             return UNKNOWN
-    if value.__class__ is TensorValue:
+    if is_tensor_value(value):
         return Known(tensor)
-    if value.__class__ is ArrayValue:
+    if is_array_value(value):
         return Known(False)
     if is_known(value) and isinstance(value.value, CONSTANT_TYPES):
         return Known(isinstance(value.value, tuple(types)))
@@ -224,7 +223,7 @@ def reshaped(array: ArrayValue, args: list[Value]) -> Value:
 def _unless_changed(value: Value, module: ModuleInfo, function: ast.AST, name: str) -> Value:
     """An object bound to ``name`` in ``function``, unless the function may give it attributes
     (``setattr(obj, ...)``, ``configure(obj)``); a namedtuple takes none."""
-    if value.__class__ is ObjectValue and not value.fixed and not only_read(module, function, name):
+    if is_object_value(value) and not value.fixed and not only_read(module, function, name):
         return UNKNOWN
     return value
 

@@ -10,8 +10,8 @@ import ast
 
 from ..knowledge.mindspore import ELEMENT_TYPES
 from .domain import (
-    UNKNOWN, ArrayValue, FailureKind, SequenceValue, TensorValue, Value, element_count, is_known,
-    kind_name, known,
+    ArrayValue, FailureKind, TensorValue, UNKNOWN, Value, element_count, is_array_value,
+    is_known, is_sequence_value, is_tensor_value, kind_name, known,
 )
 from .folding import (
     ELEMENT_TYPE_MODULES, EXTEND_REFUSED, ITERATING_BUILTINS, NUMPY_FILLED, NUMPY_RANGE, SCALAR_KINDS,
@@ -34,7 +34,7 @@ class MindSporeOperations:
         """Tensor(data[, dtype]): its dtype and shape where the data says (ints give int64,
         floats float32, a numpy array keeps its own)."""
         keywords = [self.value_of(k.value) for k in node.keywords if k.arg not in ("dtype", "const_arg")]
-        constant = all(is_known(a) or a.__class__ is ArrayValue for a in [*args, *keywords])
+        constant = all(is_known(a) or is_array_value(a) for a in [*args, *keywords])
         if len(node.args) != 1 or any(k.arg not in ("dtype", "const_arg") for k in node.keywords):
             return TensorValue(constant)
         dtype = self.dtype_of(node)
@@ -43,10 +43,10 @@ class MindSporeOperations:
         if is_known(data) and (found := data_shape(data.value)) is not None:
             shape, kind = found
             kind = {"int": "int64", "float": "float32", "bool": "bool"}[kind]
-        elif data.__class__ is SequenceValue and data.length > 1:
+        elif is_sequence_value(data) and data.length > 1:
             # Each item is at least one element (or the construction fails anyway).
             return TensorValue(constant, dtype or None, None, data.length)
-        elif data.__class__ is ArrayValue:
+        elif is_array_value(data):
             shape, kind = data.shape, data.dtype
         return TensorValue(constant, dtype if dtype != "" else kind, shape)
 
@@ -99,15 +99,15 @@ class MindSporeOperations:
         if len(args) != 1:
             return
         value = args[0]
-        if value.__class__ not in (TensorValue, ArrayValue):
+        if not (is_tensor_value(value) or is_array_value(value)):
             return
         count = element_count(value.shape)
         if name == "len":
-            if value.__class__ is TensorValue and value.shape == ():
+            if is_tensor_value(value) and value.shape == ():
                 self.fail(node, FailureKind.OPERATION, TypeError("len() of a 0-D tensor"))
         elif count is not None and count > 1:
-            self.fail(node, FailureKind.OPERATION, (ValueError if value.__class__ is TensorValue else TypeError)(
-                f"only a single-element {'tensor' if value.__class__ is TensorValue else 'array'} "
+            self.fail(node, FailureKind.OPERATION, (ValueError if is_tensor_value(value) else TypeError)(
+                f"only a single-element {'tensor' if is_tensor_value(value) else 'array'} "
                 f"converts to a Python scalar, not shape {value.shape}"))
 
     def iteration_of_tensor(self, node: ast.AST, value: Value, how: str) -> None:

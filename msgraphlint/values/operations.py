@@ -11,9 +11,9 @@ import copy
 import operator
 
 from .domain import (
-    UNKNOWN, Failure, FailureKind, Known, ObjectValue, SequenceValue, TensorValue, Value,
-    VariableScalar, VariableSequence, describe_type, element_types, is_known, kind_name, known,
-    known_length,
+    Failure, FailureKind, Known, UNKNOWN, Value, VariableSequence, describe_type, element_types,
+    is_known, is_object_value, is_sequence_value, is_tensor_value, is_variable_scalar,
+    is_variable_sequence, kind_name, known, known_length,
 )
 from .folding import (
     BINARY, COMPARE, CONSTANT_TYPES, INT64_CHECKED, INT64_MAX, INT64_MIN, INT64_WRAPPED,
@@ -41,7 +41,7 @@ class Operations:
         return UNKNOWN
 
     def binary(self, node: ast.AST, op: type, left: Value, right: Value) -> Value:
-        if op is ast.Add and VariableSequence in (left.__class__, right.__class__):
+        if op is ast.Add and (is_variable_sequence(left) or is_variable_sequence(right)):
             return self.sequence_add(node, left, right)
         if not (is_known(left) and is_known(right)) or _too_big(op, left.value, right.value):
             return UNKNOWN
@@ -86,7 +86,7 @@ class Operations:
         """``x and y`` with a tensor ``x`` is ``y if x else x``: x becomes a Python bool (one
         element only), and the two results are joined (same kind and dtype only)."""
         first = results[0]
-        if first.__class__ is not TensorValue:
+        if not is_tensor_value(first):
             return
         count = first.elements
         if count is not None and count > 1:
@@ -101,16 +101,16 @@ class Operations:
                 kind = type(other.value).__name__
                 self.fail(node, FailureKind.JOIN, TypeError(f"a tensor and a Python {kind}"))
                 return
-            if (other.__class__ is TensorValue and first.dtype and other.dtype
+            if (is_tensor_value(other) and first.dtype and other.dtype
                     and first.dtype != other.dtype):
                 self.fail(node, FailureKind.JOIN, TypeError(
                     f"a {first.dtype} tensor and a {other.dtype} tensor"))
                 return
 
     def subscript(self, node: ast.Subscript, value: Value, index: Value) -> Value:
-        if index.__class__ is VariableScalar and (
-                (value.__class__ is VariableSequence and value.empty)
-                or (value.__class__ is SequenceValue and not value.length)
+        if is_variable_scalar(index) and (
+                (is_variable_sequence(value) and value.empty)
+                or (is_sequence_value(value) and not value.length)
                 or (is_known(value) and type(value.value) in (tuple, list) and not value.value)):
             self.fail(node, FailureKind.DYNAMIC_LENGTH, ValueError(
                 "an index decided at run time cannot get an item of an empty sequence"),
@@ -123,7 +123,7 @@ class Operations:
             self.fail(node, FailureKind.OPERATION, IndexError(
                 f"tuple index {index.value} is out of range for a tuple of {known_length(value)}"))
             return UNKNOWN
-        if value.__class__ is TensorValue and is_known(index) and isinstance(index.value, slice):
+        if is_tensor_value(value) and is_known(index) and isinstance(index.value, slice):
             bounds = (index.value.start, index.value.stop, index.value.step)
             if any(b is not None and type(b) not in (int, bool) for b in bounds):
                 self.fail(node, FailureKind.OPERATION, TypeError(
@@ -134,9 +134,9 @@ class Operations:
         return UNKNOWN
 
     def attribute(self, node: ast.AST, receiver: Value, attr: str) -> Value:
-        if receiver.__class__ is TensorValue:
+        if is_tensor_value(receiver):
             self.result.tensor_lookups.append((node, attr))
-        elif receiver.__class__ is ObjectValue:
+        elif is_object_value(receiver):
             if attr not in receiver.attributes and not attr.startswith("__"):
                 self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                     f"'{receiver.name}' object has no attribute '{attr}'"), receiver.name, attr)
@@ -145,7 +145,7 @@ class Operations:
                 kind = type(receiver.value).__name__
                 self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                     f"'{kind}' object has no attribute '{attr}'"), kind, attr)
-        elif receiver.__class__ is SequenceValue and not hasattr(receiver.kind, attr):
+        elif is_sequence_value(receiver) and not hasattr(receiver.kind, attr):
             kind = receiver.kind.__name__
             self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                 f"'{kind}' object has no attribute '{attr}'"), kind, attr)
@@ -154,15 +154,15 @@ class Operations:
     def sequence_add(self, node: ast.AST, left: Value, right: Value) -> Value:
         """``a + b`` where one side is a dynamic-length sequence: the result is one too."""
         sides = [element_types(left), element_types(right)]
-        kinds = {v.kind if v.__class__ is not Known else type(v.value) for v in (left, right)
-                 if v.__class__ in (VariableSequence, SequenceValue) or is_known(v)}
+        kinds = {v.kind if not is_known(v) else type(v.value) for v in (left, right)
+                 if is_variable_sequence(v) or is_sequence_value(v) or is_known(v)}
         if None in sides or len(kinds) != 1:
             return UNKNOWN
         types = [t for side in sides for t in side]
         if None in types:
             return VariableSequence(kinds.pop(), None)
         if len(set(types)) > 1:
-            dynamic = left if left.__class__ is VariableSequence else right
+            dynamic = left if is_variable_sequence(left) else right
             self.fail(node, FailureKind.DYNAMIC_SEQUENCE, TypeError(
                 f"a dynamic-length {dynamic.kind.__name__} of {describe_type(dynamic.element)} cannot "
                 f"be joined with elements of {_listed([t for t in types if t != dynamic.element])}"))

@@ -7,12 +7,11 @@ Interpreter."""
 from __future__ import annotations
 
 import ast
-import copy
 
 from ..syntax.project import bound_names
 from .domain import (
-    UNKNOWN, FailureKind, Value, VariableScalar, VariableSequence, element_type, element_types,
-    is_known, known, same_value,
+    FailureKind, UNKNOWN, Value, element_type, element_types, is_known, is_variable_scalar,
+    is_variable_sequence, known, same_value,
 )
 from .folding import BINDING_NODES, _base_name, _listed, _one_item
 
@@ -174,10 +173,10 @@ class Statements:
         index = target.slice
         if index.__class__ is ast.Slice:
             entering = element_types(value)
-            if base.__class__ is VariableSequence:
+            if is_variable_sequence(base):
                 types = [base.element, *(entering or [])]
-            elif value.__class__ is VariableSequence or any(
-                    self.expr(p, env).__class__ is VariableScalar
+            elif is_variable_sequence(value) or any(
+                    is_variable_scalar(self.expr(p, env))
                     for p in (index.lower, index.upper, index.step) if p is not None):
                 types = [*(element_types(base) or [None]), *(entering or [])]
             else:
@@ -187,16 +186,16 @@ class Statements:
             what = "the slice assigned"
         else:
             position = self.expr(index, env)
-            if base.__class__ is VariableSequence:
+            if is_variable_sequence(base):
                 types = [base.element, element_type(value)]
-            elif position.__class__ is VariableScalar and is_known(base) and type(base.value) is list:
+            elif is_variable_scalar(position) and is_known(base) and type(base.value) is list:
                 types = [*element_types(base), element_type(value)]
             else:
                 return
             what = "the item assigned"
         if None in types or len(set(types)) < 2:
             return
-        where = ("a dynamic-length list" if base.__class__ is VariableSequence
+        where = ("a dynamic-length list" if is_variable_sequence(base)
                  else "a list whose position is decided at run time")
         self.fail(stmt, FailureKind.DYNAMIC_SEQUENCE, TypeError(
             f"{what} must have the one element type of {where}; here {_listed(types)}"))
