@@ -338,3 +338,22 @@ def known_length(value: Value) -> int | None:
     if value.__class__ is Known and type(value.value) in (tuple, list):
         return len(value.value)
     return value.length if value.__class__ is SequenceValue else None
+
+
+def mapped_shape(value: Value) -> tuple[str, int, tuple[Value, ...] | None] | None:
+    """What HyperMap and Map see of one argument (probed with 2.10): ``("tuple", 3, elements)``
+    or ``("list", ...)`` with the elements where they are known, ``("dict", 2, None)`` for a known
+    dict, ``("tensor", 0, None)``, ``("scalar", 0, None)``; None where it is not known."""
+    cls = value.__class__
+    if cls is Known:
+        data = value.value
+        if type(data) in (tuple, list):
+            return type(data).__name__, len(data), tuple(known(item) for item in data)
+        if type(data) is dict:
+            return "dict", len(data), None
+        return ("scalar", 0, None) if type(data) in (bool, int, float) else None
+    if cls is SequenceValue:
+        return value.kind.__name__, value.length, value.elements
+    if cls is TensorValue:
+        return "tensor", 0, None
+    return ("scalar", 0, None) if cls is VariableScalar else None
