@@ -16,7 +16,9 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.catalogue import snapshot
-from msgraphlint.values.domain import is_sequence_value, is_tensor_value, is_variable_scalar
+from msgraphlint.values.domain import (
+    is_array_value, is_sequence_value, is_tensor_value, is_variable_scalar,
+)
 from msgraphlint.values.interpret import evaluation, is_known, kind_name
 from msgraphlint.knowledge.mindspore import HOST_COPY_METHODS, PARTIAL_FUNCTIONS
 from msgraphlint.model.compiled import bind_arguments, is_static
@@ -71,6 +73,7 @@ SEQUENCE_REFUSED = {
     ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
 }
 OPERAND_INSTEAD = "a number for the operand (a default of 0, not None), or a test for None before it"
+ARRAY_OPERAND_INSTEAD = "a Tensor of the array (Tensor(a), or built in __init__)"
 # Arithmetic the graph has no implementation of between a run-time value and a str or None
 # (probed with 2.10: refused at STRICT, TypeError at LAX, for each of these operators).
 ARITHMETIC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
@@ -213,7 +216,8 @@ class ConstantsFamily(Family):
         if other is None or (symbol == "%" and other == "a str" and right):
             return  # nothing known, or a str formatted with %
         first, second = (left, other) if left else (other, right)
-        ctx.report("operand-type-error", node, shown(node), symbol, first, second, OPERAND_INSTEAD)
+        ctx.report("operand-type-error", node, shown(node), symbol, first, second,
+                   ARRAY_OPERAND_INSTEAD if other == "a numpy array" else OPERAND_INSTEAD)
 
 
 def _unpacked_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
@@ -236,8 +240,10 @@ def _run_time_kind(expr: ast.expr, ctx: FunctionContext) -> str | None:
 
 
 def _str_or_none(expr: ast.expr, ctx: FunctionContext) -> str | None:
-    """'a str' or 'None' for an operand known while compiling to be one."""
+    """'a str', 'None' or 'a numpy array' for an operand known while compiling to be one."""
     value = ctx.evaluation.value(expr)
+    if is_array_value(value):
+        return "a numpy array"  # no graph implementation either (probed with 2.10: Add, Mul)
     if is_known(value):
         data = value.value
     elif expr.__class__ is ast.Constant:  # a literal, where the function is not interpreted

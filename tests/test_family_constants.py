@@ -318,6 +318,7 @@ OPERAND = "operand-type-error"
     "step = ms.mutable(5)\nreturn a * (step % '4')",          # a run-time int and a str
     "step = ms.mutable(2.0)\nreturn a * (step // None)",
     "n = ms.mutable(2)\nreturn a, 'ab' * n",                  # str * a run-time int
+    "s = np.array([1.0], np.float32)\nreturn ops.relu(a) * s",  # a tensor and a numpy array
 ])
 def test_arithmetic_of_a_run_time_value_with_a_str_or_none_is_flagged(tmp_path, statements):
     last = statements.splitlines()[-1].strip()
@@ -330,6 +331,8 @@ def test_arithmetic_of_a_run_time_value_with_a_str_or_none_is_flagged(tmp_path, 
     "step = ms.mutable(5)\nreturn a, '%d' % step",            # formatting, which LAX runs
     "return a + 'half'",                                      # not known to be a tensor
     "return ops.relu(a) == None",                             # a comparison
+    "s = np.array([1.0], np.float32)\nreturn ops.relu(a) * Tensor(s)",
+    "s = np.array([1.0], np.float32)\nreturn a * s",           # not known to be a tensor
 ])
 def test_numbers_formatting_and_unknown_operands_are_not_flagged(tmp_path, statements):
     assert flagged(tmp_path, in_construct(statements), OPERAND) == []

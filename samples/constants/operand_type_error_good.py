@@ -1,12 +1,22 @@
 """operand-type-error, fixed: the operands are numbers. Per level: msgraphlint explain
 operand-type-error."""
 
-from mindspore import mutable, nn, ops
+import numpy as np
+from mindspore import Tensor, mutable, nn, ops
 
 
 class ShiftByText(nn.Cell):
     def construct(self, x):
         return ops.relu(x) + 0.5
+
+
+class ShiftByArray(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.shift = Tensor(np.array([0.5], np.float32))
+
+    def construct(self, x):
+        return ops.relu(x) + self.shift
 
 
 class StepModulo(nn.Cell):
