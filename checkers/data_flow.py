@@ -20,7 +20,7 @@ import ast
 from dataclasses import dataclass, field
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.values.interpret import TensorValue
+from msgraphlint.values.domain import is_tensor_value
 from msgraphlint.values.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
 from msgraphlint.model.variables import FunctionValues
 
@@ -567,7 +567,7 @@ class ReturnJoins:
     def kind(self, value: ast.expr | None) -> Kind:
         found = value_kind(value, self.fv, self.roots)
         if (found == Kind.INPUT and value.__class__ is ast.Name and value.id not in self.fv.bound
-                and self.ctx.evaluation.parameters.get(value.id).__class__ is TensorValue):
+                and is_tensor_value(self.ctx.evaluation.parameters.get(value.id))):
             return Kind.TENSOR  # an input every Python call passes a tensor (not a tuple)
         return found
 

@@ -19,8 +19,8 @@ import ast
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import kind_of, release
 from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
-from msgraphlint.values.domain import mapped_shape
-from msgraphlint.values.interpret import ArrayValue, TensorValue, evaluation
+from msgraphlint.values.domain import is_array_value, is_tensor_value, mapped_shape
+from msgraphlint.values.interpret import evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
 from msgraphlint.knowledge.mindspore import (
     DTYPE_MODULES, DTYPE_NAMES, MINDSPORE, RANGE_CALLS, SEQUENCE_MAPPERS, SPARSE_REFUSED_CONVERSIONS,
@@ -99,7 +99,7 @@ class TypesFamily(Family):
         operands = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
         found = evaluation(ctx.model, ctx.function)
         for operand in operands:
-            if ctx.kinds.is_tensor(operand) or found.value(operand).__class__ is TensorValue:
+            if ctx.kinds.is_tensor(operand) or is_tensor_value(found.value(operand)):
                 ctx.report("percent-format-of-tensor", node, ast.unparse(node)[:60], ast.unparse(operand),
                            PERCENT_INSTEAD)
                 return
@@ -136,7 +136,7 @@ class TypesFamily(Family):
                 self._check_truth(node.args[0], "bool()", ctx)
         elif qualified == GETATTR:
             if (len(node.args) == 3 and not node.keywords
-                    and ctx.evaluation.value(node.args[2]).__class__ is ArrayValue):
+                    and is_array_value(ctx.evaluation.value(node.args[2]))):
                 ctx.report("getattr-numpy-default", node, ast.unparse(node)[:60], GETATTR_DEFAULT_INSTEAD)
         else:
             for argument in node.args:

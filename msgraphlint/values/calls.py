@@ -12,15 +12,14 @@ import copy
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo
 from .domain import (
-    MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, FailureKind, Known, ObjectValue, SequenceValue,
-    TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
-    element_types, is_known, kind_name, known,
+    MAX_LENGTH, UNKNOWN, Builtin, FailureKind, Known, SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
+    element_types, is_array_value, is_builtin, is_known, is_object_value, is_sequence_value,
+    is_tensor_value, is_variable_sequence, kind_name, known,
 )
 from .folding import (
     ARITY_EXCEPTIONS, BUILTIN_ARITY, CHANGING_METHODS, CONSTANT_TYPES, DYNAMIC_LENGTH_REFUSED,
     ITERATING_BUILTINS, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS,
     REPORTED_ERRORS, TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check, reshaped,
-    tuple_div,
 )
 
 
@@ -61,9 +60,9 @@ class Calls:
             return self.array(node, qualified, args)
         if (check := MINDSPORE_CONSTANT_OPERATIONS.get(qualified)) is not None:
             return self.mindspore_operation(node, qualified, check, args)
-        if isinstance(callee, Builtin) and callee.name in ("len", "enumerate") and args:
+        if is_builtin(callee) and callee.name in ("len", "enumerate") and args:
             self.string_length(node, args[0])
-        if isinstance(callee, Builtin) and callee.name in SCALAR_OR_ITERATING and args:
+        if is_builtin(callee) and callee.name in SCALAR_OR_ITERATING and args:
             self.scalar_of_tensor(node, callee.name, args)
         if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
                 and is_known(args[1]) and isinstance(args[1].value, str)):
@@ -76,12 +75,12 @@ class Calls:
                 f"getattr(): attribute name must be a str, not {kind_name(args[1])}"))
             return UNKNOWN
         if (callee == Builtin("hasattr") and len(args) == 2 and not node.keywords
-                and args[0].__class__ is ObjectValue and is_known(args[1])
+                and is_object_value(args[0]) and is_known(args[1])
                 and isinstance(args[1].value, str)):
             return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
         if callee == Builtin("map") and len(args) >= 2 and not node.keywords:
             self.map_arguments(node, args[1:])
-        if isinstance(callee, Builtin) and callee.name in DYNAMIC_LENGTH_REFUSED:
+        if is_builtin(callee) and callee.name in DYNAMIC_LENGTH_REFUSED:
             self.dynamic_length_input(node, callee.name, args[1:] if callee.name == "map" else args[:1]
                                       if callee.name == "enumerate" else args)
         if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
@@ -89,7 +88,7 @@ class Calls:
             specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
                      if spec.__class__ is ast.Tuple else [args[1]])
             return instance_check(args[0], specs)
-        if not isinstance(callee, Builtin) or node.keywords:
+        if not is_builtin(callee) or node.keywords:
             return UNKNOWN
         if any(isinstance(a, ast.Starred) for a in node.args):
             return UNKNOWN
@@ -154,7 +153,7 @@ class Calls:
                 return SequenceValue(type(data.value), len(data.value))
             return UNKNOWN
         types = element_types(data)
-        if types is None or data.__class__ is VariableSequence:
+        if types is None or is_variable_sequence(data):
             return UNKNOWN
         kind = type(data.value) if is_known(data) else data.kind
         if not types:
@@ -183,7 +182,7 @@ class Calls:
 
     def dynamic_length_input(self, node: ast.Call, name: str, inputs: list[Value]) -> None:
         """map, zip and enumerate refuse a dynamic-length input."""
-        if any(v.__class__ is VariableSequence for v in inputs):
+        if any(is_variable_sequence(v) for v in inputs):
             self.fail(node, FailureKind.DYNAMIC_LENGTH, RuntimeError(
                 f"{name}() does not take a dynamic-length input in graph mode"), subject="builtin")
 
@@ -200,9 +199,9 @@ class Calls:
         0347-0350)."""
         shapes = []
         for value in iterables:
-            if value.__class__ is SequenceValue:
+            if is_sequence_value(value):
                 shapes.append((value.kind, value.length))
-            elif value.__class__ is TensorValue:
+            elif is_tensor_value(value):
                 shapes.append((TensorValue, None))  # rejected beside a list or tuple (0348)
             elif is_known(value) and isinstance(value.value, (list, tuple)):
                 shapes.append((type(value.value), len(value.value)))
@@ -241,17 +240,17 @@ class Calls:
     def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
                env: dict[str, Value]) -> Value:
         base = func.value
-        if receiver.__class__ is ArrayValue and func.attr == "reshape" and not node.keywords:
+        if is_array_value(receiver) and func.attr == "reshape" and not node.keywords:
             return reshaped(receiver, args)
         if (func.attr == "format" and is_known(receiver) and isinstance(receiver.value, str)
-                and any(a.__class__ is ObjectValue and a.cell for a in args)):
+                and any(is_object_value(a) and a.cell for a in args)):
             # "value is {0.x}".format(cell): every level rejects it while compiling ("Unsupported
             # parameter type for python primitive", compiler-suite 0184, 0185, 0603, 0604)
             self.fail(node, FailureKind.OPERATION, TypeError(
                 "str.format cannot take a Cell: it is no parameter of a Python primitive"),
                 subject="format")
             return UNKNOWN
-        if receiver.__class__ is VariableSequence:
+        if is_variable_sequence(receiver):
             self.variable_sequence_method(node, receiver, func.attr, args)
             return UNKNOWN
         if func.attr == "extend":

@@ -35,7 +35,7 @@ from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.scope import FunctionScope
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .domain import TensorValue, element_count
+from .domain import element_count, is_tensor_value
 from .interpret import Evaluation, evaluation
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
@@ -301,7 +301,7 @@ class TensorKinds:
                     # (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
                     held = (attr in self.values.parameter_attrs
                             or attr in self.values.tensor_attrs  # an argument checked to be one
-                            or isinstance(ctx.evaluation.value(node), TensorValue))  # Tensor(...)
+                            or is_tensor_value(ctx.evaluation.value(node)))  # Tensor(...)
                     return TENSOR if held else None
                 if attr in SAME_SIZE_ATTRIBUTES:
                     return self.kind(value, depth + 1)
@@ -341,7 +341,7 @@ class TensorKinds:
             rebound = values.bound.get(name, [])
             kinds = [self.kind(v, depth + 1) if v is not None else None for v in rebound]
             passed = self.ctx.evaluation.parameters.get(name)
-            one = (not rebound and isinstance(passed, TensorValue)
+            one = (not rebound and is_tensor_value(passed)
                    and element_count(passed.shape) == 1)  # a driver's Tensor([1.0])
             # What the compiled callers pass it: a tensor of unknown size stays one.
             given = self._passed.get(name, MULTI) if not rebound else MULTI
@@ -432,7 +432,7 @@ class TensorKinds:
             # What the callers pass: a driver's Tensor(...) (the interpreter's values), or a
             # tensor every compiled call of a helper passes.
             found.update(name for name, value in self.ctx.evaluation.parameters.items()
-                         if isinstance(value, TensorValue) and name in params)
+                         if is_tensor_value(value) and name in params)
             self._evidence = found
             self._passed = self._passed_kinds(params - found)
             found.update(self._passed)
