@@ -304,6 +304,9 @@ def test_dynamic_length_sequences_say_nothing_where_the_compiler_accepts_or_type
         ("return getattr(self, None, x)", "return getattr(self, None, x)"),
         ("name = 'abc'\nreturn x, name.upper(x)", "return x, name.upper(x)"),  # any argument
         ("return x, 'ABC'.lower(1)", "return x, 'ABC'.lower(1)"),  # Python's own TypeError
+        # a loop over a known number (compiler-suite 0410: "'int64' object is not iterable")
+        ("for i in 3:\n    x = x + i\nreturn x", "for i in 3:"),
+        ("steps = 2.5\nfor i in steps:\n    x = x + i\nreturn x", "for i in steps:"),
     ],
 )
 def test_iterating_a_0d_tensor_extending_with_a_scalar_or_indexing_past_a_tuple_is_reported(tmp_path, body, line):
@@ -324,6 +327,7 @@ def test_iterating_a_0d_tensor_extending_with_a_scalar_or_indexing_past_a_tuple_
         "return getattr(x, 'T')",
         "name = 'abc'\nreturn x, name.upper(), name.lower()",
         "return x, 'ABC'.lower(key=x)",  # refused by 2.10, compiled by 2.7: not judged
+        "for i in range(3):\n    x = x + i\nreturn x",
     ],
 )
 def test_iterable_tensors_and_accepted_extends_are_not_reported(tmp_path, body):

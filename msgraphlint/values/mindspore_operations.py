@@ -7,6 +7,7 @@ Interpreter."""
 from __future__ import annotations
 
 import ast
+import numbers
 
 from ..knowledge.mindspore import ELEMENT_TYPES
 from .domain import (
@@ -118,6 +119,15 @@ class MindSporeOperations:
         if kind_name(value) == "a 0-d tensor":
             self.fail(node, FailureKind.OPERATION, TypeError(
                 f"{how} over a 0-d tensor, which has no elements to iterate"))
+
+    def loop_over_number(self, node: ast.AST, value: Value) -> None:
+        """A for loop over a number the compiler knows (``for i in 3``, ``for i in
+        np.int64(1)``): rejected at every level, as Python would (probed with 2.10 at STRICT and
+        LAX: TypeError "'int64' object is not iterable", "'float32' object is not iterable";
+        compiler-suite 0410, 0411)."""
+        if is_known(value) and isinstance(value.value, numbers.Real):
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"'{type(value.value).__name__}' object is not iterable"), subject="for")
 
     def list_extended(self, node: ast.Call, receiver: Value, args: list[Value]) -> None:
         """``l.extend(v)`` of a list built in the graph (of tensors, say) with a value that is not

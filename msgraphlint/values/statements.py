@@ -63,6 +63,7 @@ class Statements:
                 over = self.expr(iterable, env)
                 self.string_length(iterable, over)
                 self.iteration_of_tensor(iterable, over, "a for loop")
+                self.loop_over_number(iterable, over)
                 if is_known(over) and _one_item(over.value):
                     # Unrolled into one copy of the body: followed as straight-line code.
                     self.bind(target, known(over.value[0]), env)
