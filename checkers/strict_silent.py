@@ -79,8 +79,8 @@ class StrictSilentFamily(Family):
     @staticmethod
     def _is_none(element: ast.expr, ctx: FunctionContext) -> bool:
         """A literal None, a local name every binding of which is one, or what the interpreter
-        knows is None (an attribute every construction sets to None). A parameter's None default
-        is not its value: the callers may pass tensors (mindsponge's integrators get pbc_box)."""
+        knows is None (a module constant). A parameter's None default is not its value: the
+        callers may pass tensors (mindsponge's integrators get pbc_box)."""
         parameters = {arg.arg for arg in ast.walk(ctx.function.node.args) if isinstance(arg, ast.arg)}
         if isinstance(element, ast.Name) and element.id not in parameters:
             bound = ctx.values.bound.get(element.id, [])
