@@ -36,8 +36,8 @@ class GradientFamily(Family):
             return
         if not ctx.is_variable(receiver):
             return  # a constant (or not a tensor at all): no gradient to lose
-        if func.attr in ARRAY_METHODS_TOO and is_host_array(receiver, ctx):
-            return
+        if func.attr in ARRAY_METHODS_TOO and ctx.values.is_host(receiver):
+            return  # numpy's own tolist() of a host copy: x.asnumpy().tolist()
         if has_custom_bprop(ctx):
             ctx.report("asnumpy-under-bprop", node, spelled, TENSOR_REPLACEMENT)
         else:
@@ -90,25 +90,6 @@ def is_parameter(receiver: ast.expr, ctx: FunctionContext) -> bool:
             and value.attr in parameters
             for value in values
         )
-    return False
-
-
-def is_host_array(receiver: ast.expr, ctx: FunctionContext) -> bool:
-    """An array made by a host copy or by numpy: ``x.asnumpy().tolist()``, ``n.tolist()``."""
-    sources = [receiver]
-    if isinstance(receiver, ast.Name):
-        sources = bound_values(receiver.id, ctx)
-    return any(made_on_host(source, ctx) for source in sources)
-
-
-def made_on_host(expr: ast.expr, ctx: FunctionContext) -> bool:
-    for node in ast.walk(expr):
-        if not isinstance(node, ast.Call):
-            continue
-        if isinstance(node.func, ast.Attribute) and node.func.attr in HOST_COPY_METHODS:
-            return True
-        if (ctx.qualify(node.func) or "").startswith("numpy."):
-            return True
     return False
 
 
