@@ -12,7 +12,7 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 
-from msgraphlint.model.attributes import held_object_class, is_parameter_attribute
+from msgraphlint.model.attributes import is_parameter_attribute, may_be_tensor_receiver
 from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS
 
 SET_DATA_INSTEAD = "ops.assign"
@@ -24,7 +24,7 @@ class ParametersFamily(Family):
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if not isinstance(node.func, ast.Attribute):
             return
-        if not self._may_be_tensor(node.func.value, ctx):
+        if not may_be_tensor_receiver(ctx, node.func.value):
             return
         method = node.func.attr
         spelled = ast.unparse(node.func)
@@ -43,15 +43,6 @@ class ParametersFamily(Family):
     def _check_parameter_attribute(self, target: ast.expr, ctx: FunctionContext) -> None:
         if isinstance(target, ast.Attribute) and self._is_parameter(target.value, ctx):
             ctx.report("parameter-attribute-set", target, ast.unparse(target))
-
-    def _may_be_tensor(self, receiver: ast.expr, ctx: FunctionContext) -> bool:
-        """set_data and the in-place initialisers are Tensor/Parameter names; the receivers that
-        can have a method of that name of their own are excluded."""
-        if ctx.is_self(receiver):
-            return False  # the Cell's own method, followed by the scope model
-        if ctx.qualify(receiver) is not None:
-            return False  # a module or class: `nn.init.uniform_(w)` and the like
-        return held_object_class(ctx, receiver) is None  # a project object's own method
 
     def _is_parameter(self, node: ast.expr, ctx: FunctionContext) -> bool:
         return is_parameter_attribute(ctx, node)

@@ -95,6 +95,15 @@ def held_object_class(ctx: FunctionScope, receiver: ast.expr) -> ClassInfo | Non
     return None
 
 
+def may_be_tensor_receiver(ctx: FunctionScope, receiver: ast.expr) -> bool:
+    """Whether a method call on ``receiver`` may be a Tensor's or Parameter's method: not on
+    ``self`` (the Cell's own method, followed by the scope model), a module or class
+    (``nn.init.uniform_(w)``), or a project object held on self (its own method)."""
+    if ctx.is_self(receiver) or ctx.qualify(receiver) is not None:
+        return False
+    return held_object_class(ctx, receiver) is None
+
+
 def is_parameter_attribute(ctx: FunctionScope, node: ast.expr) -> bool:
     """self.w (a Parameter of this Cell) or self.dense.weight (one of a sub-Cell)."""
     if not isinstance(node, ast.Attribute) or ctx.owner is None:
