@@ -4,8 +4,8 @@ tests/test_compiler.py judges every target of every compiled sample at the three
 referee in the pytest process: minutes of one core, while most other tests leave the second core
 idle. When the session selects the compiler tests, conftest.py starts this module as a child at
 the start of the session (``python -m tests.prejudge FOLDER PARENT_PID``) and moves the tests
-that read the judgements to the end; the child judges the same targets in the same order, exactly as
-``referee_judgement`` would, and writes each judgement to FOLDER as it is made.
+that read the judgements to the end; the child judges the same targets in the same order,
+exactly as ``referee_judgement`` would, and writes each judgement to FOLDER as it is made.
 ``referee_judgement`` takes a judgement from FOLDER when the child planned it, waiting for it if
 it is not made yet, and judges in process otherwise (the child failed, died or was not started).
 
