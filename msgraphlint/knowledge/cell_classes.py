@@ -19,6 +19,11 @@ and written to ``msgraphlint/knowledge/data/cells/mindspore-<major>.<minor>.json
 - ``parameters``: defining class -> attribute -> the Parameter's name when a literal gives it,
   else "": the attributes that every assignment makes a ``Parameter`` or ``ParameterTuple``
   (``Parameter(...)``, ``ParameterTuple(...)``, ``<params>.clone(...)``);
+- ``forwards``: defining class -> how its construct hands its own arguments on: ``construct(self,
+  *args)`` calls ``self.<attr>(*args[start:stop])``, and ``__init__`` stores one of its parameters
+  in ``self.<attr>`` (``nn.Jvp(fn)(*inputs, v)`` calls ``fn(*inputs)``, ``nn.TrainOneStepCell(network,
+  optimizer)(*inputs)`` calls ``network(*inputs)``): ``{"parameter": name, "position": index
+  after self, "start": int, "stop": int or null}``;
 - ``incomplete``: defining class -> why its attributes cannot be read (``setattr`` with a computed
   name, ``self.__dict__``, ``vars(self)``, a ``__getattr__`` of its own, ``self`` handed to code
   that is not read, a base without source). These are in no other table: the model stays silent
@@ -64,17 +69,32 @@ def load(version: str | None = None) -> dict:
     name = api_snapshot.file_name(api_snapshot.resolve_version(version))
     entry = resources.files(__package__).joinpath("data", FOLDER, name)
     if not entry.is_file():
-        return {"aliases": {}, "cell": [], "attributes": {}, "parameters": {}, "incomplete": {}}
+        return {"aliases": {}, "cell": [], "attributes": {}, "parameters": {}, "incomplete": {}, "forwards": {}}
     return json.loads(entry.read_text("utf-8"))
 
 
 def definition(qualified: str, version: str | None = None) -> str | None:
-    """The defining class a spelling names, when it is a MindSpore Cell class of the table."""
+    """The defining class a spelling names, when it is a MindSpore Cell class of the table: a
+    public spelling, the defining name, or the class imported from a package above its module
+    (``mindspore.nn.grad.Jvp`` for ``mindspore.nn.grad.cell_grad.Jvp``) when only one defining
+    class there has that name."""
     table = load(version)
     found = table["aliases"].get(qualified)
     if found is None and (qualified in table["attributes"] or qualified in table["incomplete"]):
         found = qualified
+    if found is None and qualified.startswith("mindspore.") and "." in qualified:
+        package, name = qualified.rsplit(".", 1)
+        below = {defined for defined in table["aliases"].values()
+                 if defined.startswith(f"{package}.") and defined.rsplit(".", 1)[1] == name}
+        found = below.pop() if len(below) == 1 else None
     return found
+
+
+def forwarded_arguments(qualified: str, version: str | None = None) -> dict | None:
+    """How the MindSpore Cell class's construct hands its arguments to a callable its
+    constructor was given (the ``forwards`` table), or None."""
+    found = definition(qualified, version)
+    return load(version).get("forwards", {}).get(found) if found else None
 
 
 def attributes(qualified: str, version: str | None = None) -> frozenset[str] | None:
@@ -391,6 +411,87 @@ def _built_attributes(klass) -> set[str]:
         return set()
 
 
+def _function_source(function) -> ast.FunctionDef | None:
+    try:
+        node = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return None
+    return node if isinstance(node, ast.FunctionDef) else None
+
+
+def _constant_slice(node: ast.expr, rest: str) -> tuple[int, int | None] | None:
+    """(start, stop) when ``node`` is ``rest`` or ``rest[a:b]`` with literal bounds."""
+    if isinstance(node, ast.Name) and node.id == rest:
+        return 0, None
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == rest
+            and isinstance(node.slice, ast.Slice) and node.slice.step is None):
+        return None
+    bounds = []
+    for bound in (node.slice.lower, node.slice.upper):
+        try:
+            bounds.append(None if bound is None else ast.literal_eval(bound))
+        except ValueError:
+            return None
+    start, stop = bounds
+    if not (start is None or isinstance(start, int)) or not (stop is None or isinstance(stop, int)):
+        return None
+    return start or 0, stop
+
+
+def _forwards(klass, cell) -> dict | None:
+    """The ``forwards`` entry of a class (module docstring), read from its construct's and
+    __init__'s source; None when the construct hands no ``*args`` slice to one stored callable."""
+    owner = next((base for base in klass.__mro__ if "construct" in vars(base)), None)
+    if owner is None or owner in cell.__mro__:
+        return None
+    construct = _function_source(vars(owner)["construct"])
+    if construct is None or construct.args.vararg is None:
+        return None
+    rest, self_name = construct.args.vararg.arg, _self_name(construct)
+    slices = {}
+    for node in ast.walk(construct):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if (found := _constant_slice(node.value, rest)) is not None:
+                slices[node.targets[0].id] = found
+    init_owner = next((base for base in klass.__mro__ if "__init__" in vars(base)), None)
+    init = _function_source(vars(init_owner)["__init__"]) if init_owner is not None else None
+    if init is None:
+        return None
+    stored = _stored_parameters(init)
+    handed: set[tuple[str, int, int | None]] = set()
+    for node in ast.walk(construct):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and _is_self(node.func.value, self_name) and node.func.attr in stored
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) and not node.keywords):
+            continue
+        spread = node.args[0].value
+        found = slices.get(spread.id) if isinstance(spread, ast.Name) and spread.id != rest else (
+            _constant_slice(spread, rest))
+        if found is not None:
+            handed.add((node.func.attr, *found))
+    if len(handed) != 1:
+        return None
+    attr, start, stop = handed.pop()
+    parameter, position = stored[attr]
+    return {"parameter": parameter, "position": position, "start": start, "stop": stop}
+
+
+def _stored_parameters(init: ast.FunctionDef) -> dict[str, tuple[str, int]]:
+    """attr -> (parameter, its index after self) for each ``self.<attr> = <parameter>`` that is
+    the attribute's only assignment in ``__init__``."""
+    parameters = [p.arg for p in init.args.args[1:]]
+    init_self = _self_name(init)
+    assigned: dict[str, list[ast.expr | None]] = {}
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Attribute) and _is_self(target.value, init_self):
+                    value = node.value if isinstance(node, ast.Assign) else None
+                    assigned.setdefault(target.attr, []).append(value)
+    return {attr: (values[0].id, parameters.index(values[0].id)) for attr, values in assigned.items()
+            if len(values) == 1 and isinstance(values[0], ast.Name) and values[0].id in parameters}
+
+
 def take() -> dict:
     """Read the table from the installed MindSpore (imported here, never on the static path)."""
     import mindspore  # noqa: F401 - only here
@@ -418,8 +519,11 @@ def take() -> dict:
                 aliases[f"{module_name}.{name}"] = defined
                 classes[defined] = value
     table: dict = {"mindspore_version": mindspore.__version__, "aliases": dict(sorted(aliases.items())),
-                   "cell": sorted(cell_names), "attributes": {}, "parameters": {}, "incomplete": {}}
+                   "cell": sorted(cell_names), "attributes": {}, "parameters": {}, "incomplete": {},
+                   "forwards": {}}
     for defined in sorted(classes):
+        if (forwards := _forwards(classes[defined], cell)) is not None:
+            table["forwards"][defined] = forwards
         names, parameters, reason = _class_entry(classes[defined], cell, cell_names)
         if reason is not None:
             table["incomplete"][defined] = reason

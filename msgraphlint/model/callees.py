@@ -15,6 +15,10 @@ from .compiled import (
 class Callees:
     """One concern of ReachModel (model/reach.py), whose caches and memo it uses."""
 
+    def call_edges(self, caller: CompiledFunction) -> list[CallEdge]:
+        """A CallEdge for each call in ``caller`` that resolves to project code."""
+        return self.memo(self.table("call_edges"), id(caller), lambda: list(self._callees(caller)))
+
     def _callees(self, caller: CompiledFunction):
         """A CallEdge for each call in ``caller`` that resolves to project code."""
         module, node, owner = caller.module, caller.node, caller.owner
@@ -53,16 +57,18 @@ class Callees:
                 ):
                     # self.sub.m(...): a method of a project object assigned in __init__.
                     holder = caller.target.cell or owner
-                    sub = (self.attribute_class(holder, receiver.attr)
+                    held = self.held_class(holder, receiver.attr)
+                    sub = (held or self.attribute_class(holder, receiver.attr)
                            or self.sole_cell_defining(holder, receiver.attr, func.attr))
                     if sub is not None and (found := self.find_method(sub, func.attr)):
                         cls, method = found
                         label = f"self.{receiver.attr}.{func.attr}"
-                        yield CallEdge(cls.module, method, cls, label, call, not is_static(method))
+                        yield CallEdge(cls.module, method, cls, label, call, not is_static(method),
+                                       binds_call_arguments=held is not None)
                     continue
             if (wrapped := self._wrapped_function(func, caller)) is not None:
                 callee_module, callee, cls, label = wrapped
-                yield CallEdge(callee_module, callee, cls, label, call, False)
+                yield CallEdge(callee_module, callee, cls, label, call, False, binds_call_arguments=False)
                 continue
             if isinstance(func, ast.Name) and func.id in self.values(caller).local_names:
                 continue  # a parameter, local variable or nested def (walked with the caller)

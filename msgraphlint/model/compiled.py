@@ -97,6 +97,9 @@ class CallEdge:
     call: ast.Call
     binds_self: bool  # self.m(...), super().m(...): the first parameter is not in call.args
     host_evaluated: bool = False  # the callee runs in Python while compiling (is_host_evaluated)
+    # The call's own arguments bind to the callee's parameters, and the callee is certain: not
+    # ms.grad(fn)(x) (a wrapper may add or reorder arguments), nor a guess at what self.sub holds.
+    binds_call_arguments: bool = True
 
 
 def path_order(compiled: CompiledFunction) -> tuple:
@@ -169,6 +172,56 @@ def bind_arguments(call: ast.Call, callee: FunctionNode, binds_self: bool):
         elif args.kwarg is not None:
             bound.append((args.kwarg.arg, keyword.value))
     return bound
+
+
+def binding_problem(arguments: list[ast.expr], keywords: list[ast.keyword], callee: FunctionNode,
+                    binds_self: bool) -> str | None:
+    """Why ``callee`` cannot take these arguments, as Python binds them (and the graph compiler,
+    which refuses the same calls while compiling); None when they bind, or when the call unpacks
+    ``*seq`` or ``**mapping``, whose lengths and keys this does not know."""
+    if any(isinstance(a, ast.Starred) for a in arguments) or any(k.arg is None for k in keywords):
+        return None
+    args = callee.args
+    positional = [*args.posonlyargs, *args.args][1 if binds_self else 0:]
+    if binds_self and not [*args.posonlyargs, *args.args] and args.vararg is None:
+        return None  # no parameter for self: not a method of the kind the caller assumed
+    if len(arguments) > len(positional) and args.vararg is None:
+        return (f"{len(arguments)} positional argument{'s' * (len(arguments) != 1)} for "
+                f"{len(positional)} positional parameter{'s' * (len(positional) != 1)}")
+    keyword_names = {p.arg for p in [*args.args[len(args.posonlyargs):], *args.kwonlyargs]}
+    keyword_names.discard(first_parameter(callee) if binds_self else None)
+    given = {p.arg for p in positional[:len(arguments)]}
+    for keyword in keywords:
+        if keyword.arg in given:
+            return f"parameter '{keyword.arg}' given both positionally and by keyword"
+        if keyword.arg not in keyword_names and args.kwarg is None:
+            return f"keyword '{keyword.arg}' names no parameter"
+        given.add(keyword.arg)
+    first_default = len(positional) - len(args.defaults)
+    missing = [p.arg for index, p in enumerate(positional) if index < first_default and p.arg not in given]
+    missing += [p.arg for p, default in zip(args.kwonlyargs, args.kw_defaults)
+                if default is None and p.arg not in given]
+    if missing:
+        return f"no argument for parameter '{missing[0]}'"
+    return None
+
+
+def signature_text(callee: FunctionNode, binds_self: bool, owner: str | None = None) -> str:
+    """``Owner.name(a, b=1, *rest)`` as a message shows the function it calls (self left out)."""
+    args = callee.args
+    every = [*args.posonlyargs, *args.args]
+    first_default = len(every) - len(args.defaults)
+    parts = [p.arg if index < first_default else f"{p.arg}={ast.unparse(args.defaults[index - first_default])}"
+             for index, p in enumerate(every) if not (binds_self and index == 0)]
+    if args.vararg is not None:
+        parts.append(f"*{args.vararg.arg}")
+    elif args.kwonlyargs:
+        parts.append("*")
+    parts += [p.arg if default is None else f"{p.arg}={ast.unparse(default)}"
+              for p, default in zip(args.kwonlyargs, args.kw_defaults)]
+    if args.kwarg is not None:
+        parts.append(f"**{args.kwarg.arg}")
+    return f"{owner + '.' if owner else ''}{callee.name}({', '.join(parts)})"
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -144,6 +144,26 @@ class ClassHierarchy:
             return None
         return definers[0]
 
+    def held_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
+        """The project class ``self.<attr>`` certainly holds an instance of: every assignment of
+        it in cls, its project bases and subclasses builds that one class, the class bodies do not
+        bind it, and no code outside the classes sets it."""
+        classes = [*self.mro(cls), *self.subclasses(cls, cls.module.path)]
+        found: set[int] = set()
+        held = None
+        for klass in classes:
+            if attr in klass.body_names:
+                return None
+            for value in klass.self_assignments.get(attr, ()):
+                held = self.class_named(value.func, klass.module, klass.scope) if isinstance(
+                    value, ast.Call) else None
+                if held is None:
+                    return None
+                found.add(id(held))
+        if len(found) != 1 or attr in self.project.externally_set(cls.module.path):
+            return None
+        return held
+
     def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
         """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""
         for klass in self.mro(cls):
