@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
-from msgraphlint.knowledge.cell_classes import forwarded_arguments
-from msgraphlint.knowledge.mindspore import JIT_DECORATORS
+from msgraphlint.knowledge.cell_classes import definition, forwarded_arguments
+from msgraphlint.knowledge.mindspore import JIT_DECORATORS, TANGENT_CELLS, TANGENT_FUNCTIONS, TENSOR_CLASSES
 from msgraphlint.model.callers import _scope_at, single_assignment
 from msgraphlint.model.compiled import FunctionNode, binding_problem, is_static, signature_text
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
@@ -59,34 +59,144 @@ class CallsFamily(Family):
 
     def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
         """Calls of Cell instances anywhere in the module: a project Cell's (its construct binds
-        the arguments), or a MindSpore Cell's that hands them on (the forwards table)."""
+        the arguments), a MindSpore Cell's that hands them on (the forwards table), and the
+        tangents given to jvp and vjp (TANGENT_CELLS, TANGENT_FUNCTIONS)."""
         for node in module.nodes(module.tree):
-            if not isinstance(node, ast.Call):
-                continue
-            scope = _scope_at(module, node)
-            built = _built_by(module, scope, node.func)
-            if built is None:
-                continue
-            cls = ctx.model.class_named(built.func, module, scope)
-            if cls is not None:
-                construct = _construct(ctx, cls)
-                if construct is not None:
-                    _check(ctx, node, construct, cls)
-                continue
-            forwards = forwarded_arguments(ctx.qualify(built.func) or "")
-            if forwards is None or node.keywords:
-                continue  # construct(self, *args) takes no keyword
-            wrapped = _argument(built, forwards["parameter"], forwards["position"])
-            callee = _callee_of(ctx, module, scope, wrapped) if wrapped is not None else None
-            if callee is None or any(isinstance(a, ast.Starred) for a in node.args):
-                continue
-            function, binds_self, owner = callee
-            handed = node.args[forwards["start"]:forwards["stop"]]
-            problem = binding_problem(handed, [], function, binds_self)
-            if problem is not None:
-                wrapper = ast.unparse(built.func).rsplit(".", 1)[-1]
-                _report(ctx, node, f"{wrapper} hands {ast.unparse(wrapped)} {_which(forwards, len(node.args))}: "
-                        f"{problem}", signature_text(function, binds_self, owner))
+            if isinstance(node, ast.Call):
+                _check_python_call(ctx, module, _scope_at(module, node), node)
+
+
+def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...], node: ast.Call) -> None:
+    if ctx.qualify(node.func) in TANGENT_FUNCTIONS:
+        if len(node.args) == 3 and not node.keywords:  # ops.jvp(fn, inputs, v)
+            _check_functional_tangent(ctx, module, scope, node)
+        return
+    built = _built_by(module, scope, node.func)
+    if built is None:
+        return
+    cls = ctx.model.class_named(built.func, module, scope)
+    if cls is not None:
+        construct = _construct(ctx, cls)
+        if construct is not None:
+            _check(ctx, node, construct, cls)
+        return
+    qualified = ctx.qualify(built.func) or ""
+    forwards = forwarded_arguments(qualified)
+    if forwards is None or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return  # construct(self, *args) takes no keyword
+    wrapped = _argument(built, forwards["parameter"], forwards["position"])
+    callee = _callee_of(ctx, module, scope, wrapped) if wrapped is not None else None
+    if callee is None:
+        return
+    function, binds_self, owner = callee
+    handed = node.args[forwards["start"]:forwards["stop"]]
+    problem = binding_problem(handed, [], function, binds_self)
+    if problem is not None:
+        wrapper = ast.unparse(built.func).rsplit(".", 1)[-1]
+        _report(ctx, node, f"{wrapper} hands {ast.unparse(wrapped)} {_which(forwards)}: {problem}",
+                signature_text(function, binds_self, owner))
+        return
+    mirrors = TANGENT_CELLS.get(definition(qualified) or "")
+    if mirrors is not None and node.args:
+        needed = _count_structure(len(handed)) if mirrors == "inputs" else _output_structure(function)
+        _check_tangent(ctx, module, scope, node, node.args[-1], mirrors, needed)
+
+
+TENSOR, TUPLE = "tensor", "tuple"
+MAX_NAME_HOPS = 3
+TANGENT_INSTEAD = "a tangent that mirrors the function's %s: one tensor for one, a tuple for several"
+
+
+def _count_structure(count: int | None) -> str | None:
+    """What mirrors ``count`` inputs: a tensor for one, a tuple for several."""
+    return None if count is None else (TENSOR if count == 1 else TUPLE)
+
+
+def _structure(module: ModuleInfo, scope: tuple[ast.AST, ...], expr: ast.expr):
+    """TENSOR for ``Tensor(...)``, the display itself for a tuple display (followed through
+    names bound once), else None."""
+    for _ in range(MAX_NAME_HOPS):
+        if not isinstance(expr, ast.Name):
+            break
+        found = single_assignment(module, scope[-1] if scope else module.tree, expr.id)
+        if found is None:
+            return None
+        expr = found
+    if isinstance(expr, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in expr.elts):
+        return expr
+    if isinstance(expr, ast.Call) and module.imports.qualify(expr.func) in TENSOR_CLASSES:
+        return TENSOR
+    return None
+
+
+def _output_structure(function: FunctionNode) -> str | None:
+    """TUPLE when every return of ``function`` is a tuple display, TENSOR when every one is
+    arithmetic on its tensor inputs (``x ** 3``), else None."""
+    returns = [node.value for node in _own_nodes(function) if isinstance(node, ast.Return)]
+    if not returns or any(value is None for value in returns):
+        return None
+    if all(isinstance(value, ast.Tuple) for value in returns):
+        return TUPLE
+    if all(isinstance(value, (ast.BinOp, ast.UnaryOp))
+           and not any(isinstance(part, (ast.Tuple, ast.List)) for part in ast.walk(value))
+           for value in returns):
+        return TENSOR
+    return None
+
+
+def _own_nodes(function: FunctionNode):
+    """The function's nodes, without those of functions and classes it defines."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _check_tangent(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...], call: ast.Call,
+                   tangent: ast.expr, mirrors: str, needed: str | None) -> None:
+    """A Cell's tangent (nn.Jvp, nn.Vjp): a tensor or a tuple, as ``needed`` says; the tuple's
+    length is not checked against the inputs'."""
+    given = _structure(module, scope, tangent)
+    if needed is None or given is None or (TUPLE if isinstance(given, ast.Tuple) else given) == needed:
+        return
+    function_has = {("inputs", TENSOR): "one input", ("inputs", TUPLE): "several inputs",
+                    ("output", TENSOR): "one tensor output", ("output", TUPLE): "a tuple output"}
+    _report_tangent(ctx, call, tangent, _described(given), function_has[(mirrors, needed)],
+                    f"a {needed}", "inputs" if mirrors == "inputs" else "output")
+
+
+def _check_functional_tangent(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...],
+                              call: ast.Call) -> None:
+    """ops.jvp(fn, inputs, v): v must be as long as the inputs (a tensor counts one), and a
+    tensor where the inputs are one tensor."""
+    inputs, tangent = (_structure(module, scope, argument) for argument in call.args[1:])
+    if inputs is None or tangent is None:
+        return
+    count = len(inputs.elts) if isinstance(inputs, ast.Tuple) else 1
+    given = len(tangent.elts) if isinstance(tangent, ast.Tuple) else 1
+    if inputs == TENSOR and isinstance(tangent, ast.Tuple):
+        needed = "a tensor"
+    elif given != count:
+        needed = "a tensor or a tuple of one" if count == 1 else f"a tuple of {count}"
+    else:
+        return
+    _report_tangent(ctx, call, call.args[2], _described(tangent),
+                    "one input" if count == 1 else f"{count} inputs", needed, "inputs")
+
+
+def _described(structure) -> str:
+    return f"a tuple of {len(structure.elts)}" if isinstance(structure, ast.Tuple) else "a tensor"
+
+
+def _report_tangent(ctx: CellContext, call: ast.Call, tangent: ast.expr, given: str, function_has: str,
+                    needed: str, mirrors: str) -> None:
+    shown = ast.unparse(call)
+    if len(shown) > MAX_SHOWN:
+        shown = shown[:MAX_SHOWN - 3] + "..."
+    ctx.report("tangent-structure-mismatch", call, shown, given, ast.unparse(tangent), function_has,
+               needed, TANGENT_INSTEAD % mirrors)
 
 
 def _check(ctx: CellContext, call: ast.Call, construct: FunctionNode, cls: ClassInfo) -> None:
@@ -98,8 +208,8 @@ def _check(ctx: CellContext, call: ast.Call, construct: FunctionNode, cls: Class
         _report(ctx, call, problem, signature_text(construct, binds_self, cls.name))
 
 
-def _which(forwards: dict, count: int) -> str:
-    """Which of a call's ``count`` arguments a forwarding Cell hands on, in words."""
+def _which(forwards: dict) -> str:
+    """Which of a call's arguments a forwarding Cell hands on, in words."""
     start, stop = forwards["start"], forwards["stop"]
     if start == 0 and stop is None:
         return "all its arguments"

@@ -11,13 +11,13 @@ import pytest
 
 from .engine_helpers import findings_on_lines
 
-FAMILY = {"call-arguments-mismatch"}
+FAMILY = {"call-arguments-mismatch", "tangent-structure-mismatch"}
 HEADER = """
 import functools
 
 import numpy as np
-from mindspore import Tensor, jit, nn
-from mindspore.nn import Jvp, TrainOneStepCell
+from mindspore import Tensor, jit, nn, ops
+from mindspore.nn import Jvp, TrainOneStepCell, Vjp
 
 
 def scale_shift(x, scale, shift=0.0):
@@ -205,7 +205,7 @@ def test_python_calls_of_cells_and_of_cells_that_hand_their_arguments_on(tmp_pat
             Jvp(net)(x, x, x)
             Jvp(net)(x, x)
             Jvp(jvp_net)(x, x)
-            Jvp(jvp_net)(x, x, x)
+            Jvp(jvp_net)(x, x, (x, x))
             train = TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
             train(x, x)
     """)
@@ -236,12 +236,61 @@ def test_a_helper_in_another_module_and_a_jit_function(tmp_path):
     }
 
 
+def test_tangents_mirror_the_inputs_of_jvp_and_the_output_of_vjp(tmp_path):
+    got = findings(tmp_path, """
+        class Pair(nn.Cell):
+            def construct(self, a, b):
+                return a * b
+
+        class Split(nn.Cell):
+            def construct(self, a):
+                return a * 2, a * 3
+
+        class Opaque(nn.Cell):
+            def construct(self, a):
+                return helper_output(a)
+
+        def run():
+            x = Tensor(np.ones((2, 2), np.float32))
+            v = Tensor(np.ones((2, 2), np.float32))
+            pair = Pair()
+            cube = Doubler()
+            split = Split()
+            opaque = Opaque()
+            pairs = (v, v)
+            Jvp(cube)(x, (v,))
+            Jvp(cube)(x, v)
+            Jvp(pair)(x, x, v)
+            Jvp(pair)(x, x, pairs)
+            Jvp(pair)(x, x, (v, v, v))
+            Vjp(cube)(x, (v,))
+            Vjp(split)(x, v)
+            Vjp(split)(x, (v, v))
+            Vjp(opaque)(x, (v,))
+            ops.jvp(cube, x, (v,))
+            ops.jvp(cube, (x,), v)
+            ops.jvp(pair, (x, x), v)
+            ops.jvp(pair, (x, x), (v,))
+            ops.jvp(pair, (x, x), pairs)
+            ops.jvp(pair, (x, x), unknown_tangent())
+    """)
+    assert got == {
+        ("tangent-structure-mismatch", "Jvp(cube)(x, (v,))"),
+        ("tangent-structure-mismatch", "Jvp(pair)(x, x, v)"),
+        ("tangent-structure-mismatch", "Vjp(cube)(x, (v,))"),
+        ("tangent-structure-mismatch", "Vjp(split)(x, v)"),
+        ("tangent-structure-mismatch", "ops.jvp(cube, x, (v,))"),
+        ("tangent-structure-mismatch", "ops.jvp(pair, (x, x), v)"),
+        ("tangent-structure-mismatch", "ops.jvp(pair, (x, x), (v,))"),
+    }
+
+
 PYTHON_SIDE = """
 import sys
 import numpy as np
 import mindspore as ms
-from mindspore import Tensor, nn
-from mindspore.nn import Jvp, TrainOneStepCell
+from mindspore import Tensor, nn, ops
+from mindspore.nn import Jvp, TrainOneStepCell, Vjp
 
 ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT if sys.argv[1] == "strict" else ms.LAX)
 
@@ -249,6 +298,11 @@ ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT if sys.argv[1] == 
 class Doubler(nn.Cell):
     def construct(self, x):
         return x * 2
+
+
+class Pair(nn.Cell):
+    def construct(self, a, b):
+        return a * b
 
 
 class Loss(nn.Cell):
@@ -262,6 +316,7 @@ class Loss(nn.Cell):
 
 x = Tensor(np.ones((2, 2), np.float32))
 net = Doubler()
+pair = Pair()
 loss = Loss()
 train = TrainOneStepCell(loss, nn.SGD(loss.trainable_params(), 0.1))
 calls = {
@@ -271,6 +326,12 @@ calls = {
     "net(x)": lambda: net(x),
     "Jvp(net)(x, x)": lambda: Jvp(net)(x, x),
     "train(x)": lambda: train(x),
+    "Jvp(net)(x, (x,))": lambda: Jvp(net)(x, (x,)),
+    "Vjp(net)(x, (x,))": lambda: Vjp(net)(x, (x,)),
+    "ops.jvp(net, x, (x,))": lambda: ops.jvp(net, x, (x,)),
+    "ops.jvp(net, (x,), x)": lambda: ops.jvp(net, (x,), x),
+    "ops.jvp(pair, (x, x), (x,))": lambda: ops.jvp(pair, (x, x), (x,)),
+    "ops.jvp(pair, (x, x), (x, x))": lambda: ops.jvp(pair, (x, x), (x, x)),
 }
 for shown, call in calls.items():
     try:
@@ -283,7 +344,7 @@ for shown, call in calls.items():
 
 @pytest.mark.compiler
 @pytest.mark.parametrize("level", ["strict", "lax"])
-def test_the_compiler_refuses_what_python_side_calls_hand_on(tmp_path, level):
+def test_the_compiler_refuses_what_python_side_calls_hand_on_and_mismatched_tangents(tmp_path, level):
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
     script = tmp_path / "python_side.py"
     script.write_text(textwrap.dedent(PYTHON_SIDE), "utf-8")
@@ -299,4 +360,10 @@ def test_the_compiler_refuses_what_python_side_calls_hand_on(tmp_path, level):
         "net(x)": "compiles",
         "Jvp(net)(x, x)": "compiles",
         "train(x)": "compiles",
+        "Jvp(net)(x, (x,))": "fails",
+        "Vjp(net)(x, (x,))": "fails",
+        "ops.jvp(net, x, (x,))": "fails",
+        "ops.jvp(net, (x,), x)": "compiles",
+        "ops.jvp(pair, (x, x), (x,))": "fails",
+        "ops.jvp(pair, (x, x), (x, x))": "compiles",
     }, result.stdout + result.stderr[-2000:]

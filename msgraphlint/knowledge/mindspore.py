@@ -216,6 +216,15 @@ FUNCTION_WRAPPERS = frozenset(
         "mindspore.ops.functional.grad", "mindspore.ops.functional.value_and_grad",
     }
 )
+# What the tangent of a forward-mode derivative (jvp) or the cotangent of a reverse-mode one (vjp)
+# must mirror (probed with 2.10, GRAPH_MODE): jvp's, the function's inputs (a tensor for one input,
+# a tuple for several); vjp's, the function's output (a tensor for one tensor, a tuple for a tuple).
+# Otherwise "Type Join Failed: Abstract type AbstractTuple cannot join with AbstractTensor" (or
+# ops.jvp's "v has invalid length"). The Cells (by defining class) take it as their call's last
+# argument, after the inputs they hand the function: nn.Jvp(fn)(*inputs, v).
+TANGENT_CELLS = {"mindspore.nn.grad.cell_grad.Jvp": "inputs", "mindspore.nn.grad.cell_grad.Vjp": "output"}
+# ops.jvp(fn, inputs, v): the inputs are one tensor or a tuple of them, v mirrors them.
+TANGENT_FUNCTIONS = frozenset({"mindspore.ops.jvp", "mindspore.ops.functional.jvp"})
 # Calls that bind some of a function's arguments ahead of its call: functools.partial, and
 # MindSpore's Partial primitive as ops and ops.functional export it (probed with 2.10: both bind a
 # parameter given positionally and by keyword at once with "Multiply values for specific argument").
