@@ -14,15 +14,17 @@ msgraphlint/knowledge/rules/calls.toml.
 from __future__ import annotations
 
 import ast
+import functools
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
-from msgraphlint.knowledge.cell_classes import definition, forwarded_arguments
+from msgraphlint.knowledge.cell_classes import definition, forwarded_arguments, load as load_cells
 from msgraphlint.knowledge.mindspore import JIT_DECORATORS, TANGENT_CELLS, TANGENT_FUNCTIONS, TENSOR_CLASSES
 from msgraphlint.model.callers import _scope_at, single_assignment
 from msgraphlint.model.compiled import FunctionNode, binding_problem, is_static, signature_text
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 
 MAX_SHOWN = 60  # characters of the call quoted in a message
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 INSTEAD = "the arguments %s takes"
 
 
@@ -30,15 +32,15 @@ class CallsFamily(Family):
     name = "calls"
 
     def visit_function(self, function: FunctionNode, ctx: FunctionContext) -> None:
+        if ctx.function.is_root:
+            _check_driver_calls(ctx)
         if ctx.function.parsed_only:
             return  # type inference never binds its calls
         for edge in ctx.model.call_edges(ctx.function):
             if not edge.binds_call_arguments or not _binds_like_python(edge.node, edge.module):
                 continue
-            if _overridden_below(ctx, edge):
-                continue
             problem = binding_problem(edge.call.args, edge.call.keywords, edge.node, edge.binds_self)
-            if problem is not None:
+            if problem is not None and not _overridden_below(ctx, edge):
                 owner = edge.owner.name if edge.owner is not None else None
                 _report(ctx, edge.call, problem, signature_text(edge.node, edge.binds_self, owner))
 
@@ -58,12 +60,53 @@ class CallsFamily(Family):
             _check(ctx, node, construct, held)
 
     def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
-        """Calls of Cell instances anywhere in the module: a project Cell's (its construct binds
-        the arguments), a MindSpore Cell's that hands them on (the forwards table), and the
-        tangents given to jvp and vjp (TANGENT_CELLS, TANGENT_FUNCTIONS)."""
-        for node in module.nodes(module.tree):
-            if isinstance(node, ast.Call):
-                _check_python_call(ctx, module, _scope_at(module, node), node)
+        """In a module that names a MindSpore Cell that hands its arguments on (the forwards
+        table) or jvp: calls of such Cells, of project Cells their driver does not show
+        (visit_function judges those), and the tangents given to jvp and vjp (TANGENT_CELLS,
+        TANGENT_FUNCTIONS)."""
+        text = module.source.text or ""
+        if not any(word in text for word in _wrapper_words()):
+            return  # most modules: spared the walk of every node
+        nodes = module.nodes(module.tree)
+        # Names some statement binds to a call (`net = Net()`): the only names worth a look.
+        built = {node.targets[0].id for node in nodes if isinstance(node, ast.Assign)
+                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                 and isinstance(node.value, ast.Call)}
+        for node in nodes:
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name):
+                if func.id not in built:
+                    continue
+            elif not isinstance(func, ast.Call) and ctx.qualify(func) not in TANGENT_FUNCTIONS:
+                continue
+            _check_python_call(ctx, module, _scope_at(module, node), node)
+
+
+@functools.cache
+def _wrapper_words() -> tuple[str, ...]:
+    """The names a module must mention for visit_module to look at it: the forwarding Cells'
+    class names (of the target release's table) and jvp."""
+    names = {defined.rsplit(".", 1)[-1] for defined in load_cells().get("forwards", {})}
+    return tuple(sorted(names | {"jvp"}))
+
+
+def _check_driver_calls(ctx: FunctionContext) -> None:
+    """The Python calls of a root (``net = Net()``, then ``net(x, y)``; ``Net()(x)``; a jit
+    function's), as the model finds them in its driver, bound to its parameters."""
+    target = ctx.function.target
+    node, cell = target.node, target.cell
+    if cell is not None and (node.name != "construct" or ctx.model.find_method(cell, "__call__")):
+        return
+    found = ctx.model.driver_calls(target)
+    if found is None or found[0] is not ctx.module or not _binds_like_python(node, target.module):
+        return
+    binds_self = cell is not None and not is_static(node)
+    for call in found[2]:
+        problem = binding_problem(call.args, call.keywords, node, binds_self)
+        if problem is not None:
+            _report(ctx, call, problem, signature_text(node, binds_self, cell.name if cell else None))
 
 
 def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...], node: ast.Call) -> None:
@@ -77,7 +120,8 @@ def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AS
     cls = ctx.model.class_named(built.func, module, scope)
     if cls is not None:
         construct = _construct(ctx, cls)
-        if construct is not None:
+        root = ctx.model.construct_root(cls) if construct is not None else None
+        if construct is not None and (root is None or ctx.model.driver_calls(root) is None):
             _check(ctx, node, construct, cls)
         return
     qualified = ctx.qualify(built.func) or ""

@@ -217,6 +217,44 @@ def test_python_calls_of_cells_and_of_cells_that_hand_their_arguments_on(tmp_pat
     }
 
 
+def test_the_driver_of_a_cell_and_of_a_jit_function(tmp_path):
+    """Without a forwarding Cell in the module: the calls the model finds in a root's driver."""
+    (tmp_path / "driver.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from mindspore import Tensor, jit, nn
+
+
+        class Doubler(nn.Cell):
+            def construct(self, x):
+                return x * 2
+
+
+        class Pair(nn.Cell):
+            def construct(self, x, y=None):
+                return x
+
+
+        @jit
+        def step(x):
+            return x + 1
+
+
+        def main():
+            x = Tensor(np.ones((2, 2), np.float32))
+            net = Doubler()
+            net(x, x)
+            Pair()(x, x, x)
+            Pair()(x, y=x)
+            step(x, x)
+    """), "utf-8")
+    from msgraphlint.pipeline import new_engine
+
+    lines = (tmp_path / "driver.py").read_text("utf-8").splitlines()
+    got = {lines[f.line - 1].strip() for f in new_engine().check_file(tmp_path / "driver.py")
+           if f.rule.symbol == "call-arguments-mismatch"}
+    assert got == {"net(x, x)", "Pair()(x, x, x)", "step(x, x)"}
+
+
 def test_a_helper_in_another_module_and_a_jit_function(tmp_path):
     (tmp_path / "helpers.py").write_text("def shift(x, by):\n    return x + by\n", "utf-8")
     got = findings(tmp_path, """

@@ -566,20 +566,31 @@ def _literal_arguments(module: ModuleInfo, call: ast.Call, init: FunctionNode) -
 def single_assignment(module: ModuleInfo, function: ast.AST, name: str) -> ast.expr | None:
     """The value of ``name = value`` when that is the function's only binding of the name (not a
     parameter, loop variable, unpacking target, global or nonlocal)."""
+    return single_assignments(module, function).get(name)
+
+
+def single_assignments(module: ModuleInfo, function: ast.AST) -> dict[str, ast.expr]:
+    """Every name of ``function`` that single_assignment answers for, with its value: one walk
+    per function (cached), not one per question."""
+    return module.derived("callers.single_assignments", function,
+                          lambda node: _single_assignments(module, node))
+
+
+def _single_assignments(module: ModuleInfo, function: ast.AST) -> dict[str, ast.expr]:
     args = getattr(function, "args", None)
-    if args is not None and name in set(bound_names(args)):
-        return None
-    found: ast.expr | None = None
-    parents = module.parents(function)
+    excluded = set(bound_names(args)) if args is not None else set()
+    found: dict[str, ast.expr] = {}
+    parents = module.parents(module.tree)  # one map per module, shared by every function
     for node in module.body_nodes(function):
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            excluded.update(node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             parent = parents.get(id(node))
-            if found is not None or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
-                return None
-            found = parent.value
-    return found
+            if node.id in found or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+                excluded.add(node.id)
+            else:
+                found[node.id] = parent.value
+    return {name: value for name, value in found.items() if name not in excluded}
 
 
 def driver_context(model: ProjectModel, target: Target) -> tuple[ModuleInfo, ast.AST]:

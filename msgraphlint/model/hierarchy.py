@@ -148,21 +148,31 @@ class ClassHierarchy:
         """The project class ``self.<attr>`` certainly holds an instance of: every assignment of
         it in cls, its project bases and subclasses builds that one class, the class bodies do not
         bind it, and no code outside the classes sets it."""
-        classes = [*self.mro(cls), *self.subclasses(cls, cls.module.path)]
-        found: set[int] = set()
-        held = None
-        for klass in classes:
-            if attr in klass.body_names:
+        found: dict[int, ClassInfo] = {}
+        for klass in self.mro(cls):  # the cheap answers first: most attributes stop here
+            if not self._builds_one_class(klass, attr, found):
                 return None
-            for value in klass.self_assignments.get(attr, ()):
-                held = self.class_named(value.func, klass.module, klass.scope) if isinstance(
-                    value, ast.Call) else None
-                if held is None:
-                    return None
-                found.add(id(held))
+        if len(found) != 1:
+            return None
+        for klass in self.subclasses(cls, cls.module.path):
+            if not self._builds_one_class(klass, attr, found):
+                return None
         if len(found) != 1 or attr in self.project.externally_set(cls.module.path):
             return None
-        return held
+        return next(iter(found.values()))
+
+    def _builds_one_class(self, klass: ClassInfo, attr: str, found: dict[int, ClassInfo]) -> bool:
+        """Adds the project classes ``klass`` assigns ``self.<attr>`` to; False when the class
+        body binds it or an assignment is not a call of a project class."""
+        if attr in klass.body_names:
+            return False
+        for value in klass.self_assignments.get(attr, ()):
+            held = self.class_named(value.func, klass.module, klass.scope) if isinstance(
+                value, ast.Call) else None
+            if held is None:
+                return False
+            found[id(held)] = held
+        return True
 
     def attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
         """The project class of ``self.<attr> = SomeClass(...)`` in cls or its project bases."""
