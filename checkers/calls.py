@@ -1,4 +1,4 @@
-"""Calls whose arguments the called function cannot take.
+"""Calls whose arguments the called function cannot take, and tangents that do not fit jvp/vjp.
 
 The graph compiler binds every call's arguments to the called function's parameters while it
 compiles (and a Cell's ``__call__`` binds a Python caller's arguments to ``construct`` before it
@@ -7,7 +7,9 @@ twice fails there, at every level, before anything runs. This family binds the c
 for certain: in compiled code, a call of a project function, method, or Cell held on ``self``; in
 any code, a call of a project Cell instance, and a call of a MindSpore Cell that hands its own
 arguments on to the Cell or function it was built with (``nn.Jvp(net)(x, v)`` calls ``net(x)``:
-the ``forwards`` table of knowledge/data/cells/). What the compiler does at each level is in
+the ``forwards`` table of knowledge/data/cells/). The tangent a jvp is given must mirror the
+function's inputs and the cotangent of nn.Vjp its output, or the compiler cannot join them
+(TANGENT_CELLS, TANGENT_FUNCTIONS). What the compiler does at each level is in
 msgraphlint/knowledge/rules/calls.toml.
 """
 
@@ -24,7 +26,6 @@ from msgraphlint.model.compiled import FunctionNode, binding_problem, is_static,
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 
 MAX_SHOWN = 60  # characters of the call quoted in a message
-DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 INSTEAD = "the arguments %s takes"
 
 
