@@ -214,17 +214,16 @@ def _check_tangent(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, .
 
 def _check_functional_tangent(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...],
                               call: ast.Call) -> None:
-    """ops.jvp(fn, inputs, v): v must be as long as the inputs (a tensor counts one), and a
-    tensor where the inputs are one tensor."""
+    """ops.jvp(fn, inputs, v): one input (a tensor, or a tuple of one) takes a tensor, several
+    take a tuple as long as theirs."""
     inputs, tangent = (_structure(module, scope, argument) for argument in call.args[1:])
     if inputs is None or tangent is None:
         return
     count = len(inputs.elts) if isinstance(inputs, ast.Tuple) else 1
-    given = len(tangent.elts) if isinstance(tangent, ast.Tuple) else 1
-    if inputs == TENSOR and isinstance(tangent, ast.Tuple):
+    if count == 1 and isinstance(tangent, ast.Tuple):
         needed = "a tensor"
-    elif given != count:
-        needed = "a tensor or a tuple of one" if count == 1 else f"a tuple of {count}"
+    elif count > 1 and not (isinstance(tangent, ast.Tuple) and len(tangent.elts) == count):
+        needed = f"a tuple of {count}"
     else:
         return
     _report_tangent(ctx, call, call.args[2], _described(tangent),

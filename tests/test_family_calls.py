@@ -307,6 +307,7 @@ def test_tangents_mirror_the_inputs_of_jvp_and_the_output_of_vjp(tmp_path):
             Vjp(opaque)(x, (v,))
             ops.jvp(cube, x, (v,))
             ops.jvp(cube, (x,), v)
+            ops.jvp(cube, (x,), (v,))
             ops.jvp(pair, (x, x), v)
             ops.jvp(pair, (x, x), (v,))
             ops.jvp(pair, (x, x), pairs)
@@ -318,6 +319,7 @@ def test_tangents_mirror_the_inputs_of_jvp_and_the_output_of_vjp(tmp_path):
         ("tangent-structure-mismatch", "Vjp(cube)(x, (v,))"),
         ("tangent-structure-mismatch", "Vjp(split)(x, v)"),
         ("tangent-structure-mismatch", "ops.jvp(cube, x, (v,))"),
+        ("tangent-structure-mismatch", "ops.jvp(cube, (x,), (v,))"),
         ("tangent-structure-mismatch", "ops.jvp(pair, (x, x), v)"),
         ("tangent-structure-mismatch", "ops.jvp(pair, (x, x), (v,))"),
     }
@@ -368,6 +370,7 @@ calls = {
     "Vjp(net)(x, (x,))": lambda: Vjp(net)(x, (x,)),
     "ops.jvp(net, x, (x,))": lambda: ops.jvp(net, x, (x,)),
     "ops.jvp(net, (x,), x)": lambda: ops.jvp(net, (x,), x),
+    "ops.jvp(net, (x,), (x,))": lambda: ops.jvp(net, (x,), (x,)),
     "ops.jvp(pair, (x, x), (x,))": lambda: ops.jvp(pair, (x, x), (x,)),
     "ops.jvp(pair, (x, x), (x, x))": lambda: ops.jvp(pair, (x, x), (x, x)),
 }
@@ -402,6 +405,7 @@ def test_the_compiler_refuses_what_python_side_calls_hand_on_and_mismatched_tang
         "Vjp(net)(x, (x,))": "fails",
         "ops.jvp(net, x, (x,))": "fails",
         "ops.jvp(net, (x,), x)": "compiles",
+        "ops.jvp(net, (x,), (x,))": "fails",
         "ops.jvp(pair, (x, x), (x,))": "fails",
         "ops.jvp(pair, (x, x), (x, x))": "compiles",
     }, result.stdout + result.stderr[-2000:]

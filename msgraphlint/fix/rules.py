@@ -322,9 +322,33 @@ def _attribute_write_as_local(finding: Finding, source: SourceText) -> Fix | Non
     return _make(finding, f"write self.{target.attr} to a local name", [edit], safe=False)
 
 
+def _inputs_as_tangent(finding: Finding, source: SourceText) -> Fix | None:
+    """A jvp's tangent replaced by its inputs themselves, which have the structure it needs:
+    ``ops.jvp(fn, inputs, v)`` given ``inputs`` for ``v`` (``x`` for ``(x,)``: one input takes a
+    tensor), ``nn.Jvp(fn)(a, b, v)`` given ``(a, b)``. Not a fix (the tangent's values change), but what --confirm compiles to see
+    whether the tangent is what the compiler fails on. A vjp's cotangent mirrors the output,
+    which the call does not spell: no rewrite."""
+    call = _node(finding, source, ast.Call)
+    if call is None or call.keywords or len(call.args) < 2 or "input" not in finding.message:
+        return None
+    tangent = call.args[-1]
+    if isinstance(call.func, ast.Call):  # nn.Jvp(fn)(*inputs, v)
+        inputs = [source.segment(argument) for argument in call.args[:-1]]
+        text = inputs[0] if len(inputs) == 1 else f"({', '.join(inputs)})"
+    elif len(call.args) == 3:  # ops.jvp(fn, inputs, v): one input takes a tensor, (x,) too
+        inputs = call.args[1]
+        one = isinstance(inputs, ast.Tuple) and len(inputs.elts) == 1
+        text = source.segment(inputs.elts[0] if one else inputs)
+    else:
+        return None
+    return _make(finding, "give the inputs as the tangent",
+                 [source.edit(source.start(tangent), source.end(tangent), text)], safe=False)
+
+
 COUNTERFACTUALS: dict[str, Fixer] = {"host-call-on-tensor": _any_ops_counterpart,
                                      "numpy-reduction-on-tensor": _any_ops_counterpart,
-                                     "non-parameter-attribute-assign": _attribute_write_as_local}
+                                     "non-parameter-attribute-assign": _attribute_write_as_local,
+                                     "tangent-structure-mismatch": _inputs_as_tangent}
 
 
 def counterfactual_for(finding: Finding, source: SourceText) -> Fix | None:

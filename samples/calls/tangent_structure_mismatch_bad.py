@@ -3,7 +3,8 @@
 What the compiler does at each level: msgraphlint explain tangent-structure-mismatch.
 """
 
-from mindspore import nn, ops
+import numpy as np
+from mindspore import Tensor, nn, ops
 
 
 def cube(x):
@@ -14,3 +15,11 @@ class CubeTangent(nn.Cell):
     def construct(self, x):
         return ops.jvp(cube, (x,), (x, x))  # expect: tangent-structure-mismatch
 
+
+def main():
+    x = Tensor(np.ones((2, 2), np.float32))
+    CubeTangent()(x)
+
+
+if __name__ == "__main__":
+    main()

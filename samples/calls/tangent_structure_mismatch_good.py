@@ -1,7 +1,8 @@
 """tangent-structure-mismatch, fixed: the tangent mirrors the inputs, one tensor for one input and
 a tuple for several (one per input). Per level: msgraphlint explain tangent-structure-mismatch."""
 
-from mindspore import nn, ops
+import numpy as np
+from mindspore import Tensor, nn, ops
 
 
 def cube(x):
@@ -12,3 +13,11 @@ class CubeTangent(nn.Cell):
     def construct(self, x):
         return ops.jvp(cube, (x,), x)
 
+
+def main():
+    x = Tensor(np.ones((2, 2), np.float32))
+    CubeTangent()(x)
+
+
+if __name__ == "__main__":
+    main()
