@@ -19,13 +19,14 @@ import ast
 import functools
 
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
+from msgraphlint.engine.findings import shown
 from msgraphlint.knowledge.cell_classes import definition, forwarded_arguments, load as load_cells
 from msgraphlint.knowledge.mindspore import JIT_DECORATORS, TANGENT_CELLS, TANGENT_FUNCTIONS, TENSOR_CLASSES
 from msgraphlint.model.callers import _scope_at, single_assignment
 from msgraphlint.model.compiled import FunctionNode, binding_problem, is_static, signature_text
+from msgraphlint.model.summaries import known_returns
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo
 
-MAX_SHOWN = 60  # characters of the call quoted in a message
 INSTEAD = "the arguments %s takes"
 
 
@@ -55,10 +56,10 @@ class CallsFamily(Family):
             return  # a method of self: a call edge (visit_function)
         if id(node) in ctx.model.unevaluated_nodes(ctx.function) or ctx.function.parsed_only:
             return
-        held = ctx.model.held_class(holder, func.attr)
-        construct = _construct(ctx, held) if held is not None else None
-        if construct is not None:
-            _check(ctx, node, construct, held)
+        held = ctx.model.certain_attribute_class(holder, func.attr)
+        found = _construct(ctx, held) if held is not None else None
+        if found is not None:
+            _check(ctx, node, found, held)
 
     def visit_module(self, module: ModuleInfo, ctx: CellContext) -> None:
         """In a module that names a MindSpore Cell that hands its arguments on (the forwards
@@ -120,10 +121,10 @@ def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AS
         return
     cls = ctx.model.class_named(built.func, module, scope)
     if cls is not None:
-        construct = _construct(ctx, cls)
-        root = ctx.model.construct_root(cls) if construct is not None else None
-        if construct is not None and (root is None or ctx.model.driver_calls(root) is None):
-            _check(ctx, node, construct, cls)
+        found = _construct(ctx, cls)
+        root = ctx.model.construct_root(cls) if found is not None else None
+        if found is not None and (root is None or ctx.model.driver_calls(root) is None):
+            _check(ctx, node, found, cls)
         return
     qualified = ctx.qualify(built.func) or ""
     forwards = forwarded_arguments(qualified)
@@ -133,7 +134,7 @@ def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AS
     callee = _callee_of(ctx, module, scope, wrapped) if wrapped is not None else None
     if callee is None:
         return
-    function, binds_self, owner = callee
+    function, binds_self, owner, callee_module = callee
     handed = node.args[forwards["start"]:forwards["stop"]]
     problem = binding_problem(handed, [], function, binds_self)
     if problem is not None:
@@ -143,7 +144,8 @@ def _check_python_call(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AS
         return
     mirrors = TANGENT_CELLS.get(definition(qualified) or "")
     if mirrors is not None and node.args:
-        needed = _count_structure(len(handed)) if mirrors == "inputs" else _output_structure(function)
+        needed = (_count_structure(len(handed)) if mirrors == "inputs"
+                  else _output_structure(function, callee_module))
         _check_tangent(ctx, module, scope, node, node.args[-1], mirrors, needed)
 
 
@@ -174,11 +176,11 @@ def _structure(module: ModuleInfo, scope: tuple[ast.AST, ...], expr: ast.expr):
     return None
 
 
-def _output_structure(function: FunctionNode) -> str | None:
+def _output_structure(function: FunctionNode, module: ModuleInfo) -> str | None:
     """TUPLE when every return of ``function`` is a tuple display, TENSOR when every one is
     arithmetic on its tensor inputs (``x ** 3``), else None."""
-    returns = [node.value for node in _own_nodes(function) if isinstance(node, ast.Return)]
-    if not returns or any(value is None for value in returns):
+    returns = [r.value for r in known_returns(module, function) or ()]
+    if not returns:
         return None
     if all(isinstance(value, ast.Tuple) for value in returns):
         return TUPLE
@@ -187,16 +189,6 @@ def _output_structure(function: FunctionNode) -> str | None:
            for value in returns):
         return TENSOR
     return None
-
-
-def _own_nodes(function: FunctionNode):
-    """The function's nodes, without those of functions and classes it defines."""
-    pending = list(function.body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
 
 
 def _check_tangent(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...], call: ast.Call,
@@ -236,15 +228,14 @@ def _described(structure) -> str:
 
 def _report_tangent(ctx: CellContext, call: ast.Call, tangent: ast.expr, given: str, function_has: str,
                     needed: str, mirrors: str) -> None:
-    shown = ast.unparse(call)
-    if len(shown) > MAX_SHOWN:
-        shown = shown[:MAX_SHOWN - 3] + "..."
-    ctx.report("tangent-structure-mismatch", call, shown, given, ast.unparse(tangent), function_has,
+    ctx.report("tangent-structure-mismatch", call, shown(call), given, ast.unparse(tangent), function_has,
                needed, TANGENT_INSTEAD % mirrors)
 
 
-def _check(ctx: CellContext, call: ast.Call, construct: FunctionNode, cls: ClassInfo) -> None:
-    if not _binds_like_python(construct, cls.module):
+def _check(ctx: CellContext, call: ast.Call, found: tuple[ClassInfo, FunctionNode], cls: ClassInfo) -> None:
+    """A call of an instance of ``cls``, bound to the construct ``found`` gives (its class, it)."""
+    definer, construct = found
+    if not _binds_like_python(construct, definer.module):
         return
     binds_self = not is_static(construct)
     problem = binding_problem(call.args, call.keywords, construct, binds_self)
@@ -263,10 +254,7 @@ def _which(forwards: dict) -> str:
 
 
 def _report(ctx: CellContext, call: ast.Call, problem: str, signature: str) -> None:
-    shown = ast.unparse(call)
-    if len(shown) > MAX_SHOWN:
-        shown = shown[:MAX_SHOWN - 3] + "..."
-    ctx.report("call-arguments-mismatch", call, shown, signature, problem, INSTEAD % signature)
+    ctx.report("call-arguments-mismatch", call, shown(call), signature, problem, INSTEAD % signature)
 
 
 def _overridden_below(ctx: FunctionContext, edge) -> bool:
@@ -278,13 +266,12 @@ def _overridden_below(ctx: FunctionContext, edge) -> bool:
     return any(func.attr in sub.methods for sub in ctx.model.subclasses(cell, cell.module.path))
 
 
-def _construct(ctx: CellContext, cls: ClassInfo) -> FunctionNode | None:
-    """The construct a call of a project Cell instance runs: its own or a project base's, when
-    no class of its line routes calls itself (``__call__``)."""
+def _construct(ctx: CellContext, cls: ClassInfo) -> tuple[ClassInfo, FunctionNode] | None:
+    """(the class that defines it, the construct) a call of a project Cell instance runs: its own
+    or a project base's, when no class of its line routes calls itself (``__call__``)."""
     if not ctx.model.is_cell(cls) or ctx.model.find_method(cls, "__call__") is not None:
         return None
-    found = ctx.model.find_method(cls, "construct")
-    return found[1] if found is not None else None
+    return ctx.model.find_method(cls, "construct")
 
 
 def _binds_like_python(function: FunctionNode, module: ModuleInfo) -> bool:
@@ -322,19 +309,22 @@ def _argument(call: ast.Call, parameter: str, position: int) -> ast.expr | None:
 
 
 def _callee_of(ctx: CellContext, module: ModuleInfo, scope: tuple[ast.AST, ...],
-               wrapped: ast.expr) -> tuple[FunctionNode, bool, str | None] | None:
-    """(function, whether it binds self, its class's name) that a wrapper Cell calls: the construct of
-    a project Cell instance, or a project function."""
+               wrapped: ast.expr) -> tuple[FunctionNode, bool, str | None, ModuleInfo] | None:
+    """(function, whether it binds self, its class's name, its module) that a wrapper Cell calls:
+    the construct of a project Cell instance, or a project function."""
     built = _built_by(module, scope, wrapped) if isinstance(wrapped, ast.Name) else (
         wrapped if isinstance(wrapped, ast.Call) else None)
     if built is not None:
         cls = ctx.model.class_named(built.func, module, scope)
-        construct = _construct(ctx, cls) if cls is not None else None
-        return (construct, not is_static(construct), cls.name) if construct is not None else None
+        found = _construct(ctx, cls) if cls is not None else None
+        if found is None:
+            return None
+        definer, construct = found
+        return construct, not is_static(construct), cls.name, definer.module
     if isinstance(wrapped, ast.Name):
         local = module.visible_definition(wrapped.id, scope) if scope else None
         if local is None:
             local = module.functions.get(wrapped.id)
         if isinstance(local, ast.FunctionDef) and _binds_like_python(local, module):
-            return local, False, None
+            return local, False, None, module
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.engine.findings import shown
 from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.values.domain import (
     is_array_value, is_sequence_value, is_tensor_value, is_variable_scalar,
@@ -32,7 +33,6 @@ TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
 CONTAINER_TYPES = frozenset({"list", "tuple", "dict", "str"})
 GRAPH_CONTAINER_METHODS = frozenset({"has_key"})
 
-MAX_SHOWN = 60  # characters of the failing expression quoted in a message
 OPERATION_INSTEAD = {
     "TypeError": "operands of the types the operation takes (convert with int(), str(), tuple())",
     "IndexError": "an index within the constant's length",
@@ -411,11 +411,6 @@ def _given_twice(function: ast.FunctionDef, binds_self: bool, partial: ast.Call,
         if parameter.arg in named and parameter.arg not in only_positional:
             return parameter.arg
     return None
-
-
-def shown(node: ast.AST) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
 def _constant_tensor(value: object) -> bool:

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..knowledge.catalogue import Level, Rule, Severity, rule as lookup_rule
+
+MAX_SHOWN = 60  # characters of the code a message quotes
+
+
+def shown(node: ast.AST) -> str:
+    """The code of ``node`` as a message quotes it: shortened past MAX_SHOWN characters."""
+    text = ast.unparse(node)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
 @dataclass(frozen=True)

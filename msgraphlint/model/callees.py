@@ -57,7 +57,7 @@ class Callees:
                 ):
                     # self.sub.m(...): a method of a project object assigned in __init__.
                     holder = caller.target.cell or owner
-                    held = self.held_class(holder, receiver.attr)
+                    held = self.certain_attribute_class(holder, receiver.attr)
                     sub = (held or self.attribute_class(holder, receiver.attr)
                            or self.sole_cell_defining(holder, receiver.attr, func.attr))
                     if sub is not None and (found := self.find_method(sub, func.attr)):

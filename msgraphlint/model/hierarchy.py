@@ -144,10 +144,13 @@ class ClassHierarchy:
             return None
         return definers[0]
 
-    def held_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
+    def certain_attribute_class(self, cls: ClassInfo, attr: str) -> ClassInfo | None:
         """The project class ``self.<attr>`` certainly holds an instance of: every assignment of
         it in cls, its project bases and subclasses builds that one class, the class bodies do not
-        bind it, and no code outside the classes sets it."""
+        bind it, and no code outside the classes sets it. Stricter than model/attributes'
+        ``held_class``, which follows what constructions pass in and reads one compiled
+        function's classes: this answers for a class alone, where an error must be certain
+        (a call edge's binding, call-arguments-mismatch)."""
         found: dict[int, ClassInfo] = {}
         for klass in self.mro(cls):  # the cheap answers first: most attributes stop here
             if not self._builds_one_class(klass, attr, found):
