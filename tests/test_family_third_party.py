@@ -47,6 +47,32 @@ class Net(nn.Cell):
     assert got == {("host-call-on-tensor", "return Tensor(np.cumsum(x))")}
 
 
+def test_counts_and_ranks_read_from_a_tensor_are_ints_while_compiling(tmp_path):
+    """x.numel(), x.dim() and their kin are known while compiling, like x.shape: numpy on them
+    compiles at STRICT (probed with 2.10), so it is numpy on constants, here, through a local and
+    in a helper; the tensor's values (x.sum()) still are a host call on a tensor."""
+    got = findings(tmp_path, """
+def scale_for(count):
+    return 1.0 / np.sqrt(count)
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        n = x.numel()
+        pads = np.zeros(x.dim())
+        flags = np.array([x.is_floating_point(), x.is_signed(), ops.is_complex(x)])
+        k = np.sqrt(ops.numel(x) + x.ndimension() + x.nelement())
+        return x * scale_for(n) * k * len(pads) * len(flags), np.sqrt(x.sum())
+""")
+    assert got == {
+        ("numpy-on-constants", "return 1.0 / np.sqrt(count)"),
+        ("numpy-on-constants", "pads = np.zeros(x.dim())"),
+        ("numpy-on-constants", "flags = np.array([x.is_floating_point(), x.is_signed(), ops.is_complex(x)])"),
+        ("numpy-on-constants", "k = np.sqrt(ops.numel(x) + x.ndimension() + x.nelement())"),
+        ("host-call-on-tensor", "return x * scale_for(n) * k * len(pads) * len(flags), np.sqrt(x.sum())"),
+    }
+
+
 def test_parameters_annotated_as_plain_python_are_not_tensors(tmp_path):
     """`adapter_names: list[str]` (peft's LoRA layers) is a list of strings, not a tensor;
     `Optional[Tensor]` still is one."""

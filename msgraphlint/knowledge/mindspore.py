@@ -439,6 +439,12 @@ HOST_DATA_SIZED_ATTRIBUTES = frozenset({"shape", "size", "nbytes"})
 STATIC_TENSOR_ATTRIBUTES = frozenset(
     {"shape", "dtype", "ndim", "rank", "itemsize", "nbytes", "size"}
 )
+# Tensor methods whose result the compiler knows while compiling, as it knows the shape: host
+# Python given x.numel() or x.dim() compiles at STRICT (probed with 2.10: np.sqrt(x.numel()),
+# math.sqrt(x.dim()), at STRICT and LAX).
+STATIC_TENSOR_METHODS = frozenset(
+    {"dim", "ndimension", "numel", "nelement", "is_floating_point", "is_complex", "is_signed"}
+)
 # Calls whose result is a compile-time value even on a tensor argument.
 STATIC_CALLS = frozenset(
     {
@@ -457,6 +463,9 @@ STATIC_CALLS = frozenset(
         "mindspore.ops.function.shape",
         "mindspore.ops.functional.shape",
         "mindspore.ops.size",
+        "mindspore.ops.numel",
+        "mindspore.ops.is_floating_point",
+        "mindspore.ops.is_complex",
     }
 )
 

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from ..knowledge.mindspore import (
     HOST_COPY_METHODS, HOST_DATA_SIZED_ATTRIBUTES, HOST_PACKAGES, NON_GRAPH_BUILTINS,
-    STATIC_CALLS, STATIC_TENSOR_ATTRIBUTES, VARIABLE_MAKERS,
+    STATIC_CALLS, STATIC_TENSOR_ATTRIBUTES, STATIC_TENSOR_METHODS, VARIABLE_MAKERS,
 )
 from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names
 from .compiled import Variability
@@ -363,6 +363,8 @@ class FunctionValues:
                     if found is not None:  # a project function: what it gives back for these
                         return _may_vary(found[0]), []
                 if isinstance(func, ast.Attribute):
+                    if func.attr in STATIC_TENSOR_METHODS and not arguments and not self.is_host(func.value):
+                        return False, []  # x.numel(): the static shape, whatever x holds
                     return False, [func.value, *arguments]  # x.sum(): variable with x
                 return False, arguments
             case ast.Starred(value=value) | ast.UnaryOp(operand=value) | ast.Await(value=value):
