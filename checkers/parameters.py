@@ -1,25 +1,38 @@
-"""Parameters changed the host way inside compiled code, and in-place initialisers without kernels.
+"""Parameters changed the host way inside compiled code, in-place initialisers without kernels,
+and Parameters a construction leaves sharing one name.
 
 `Parameter.set_data` and setting a Parameter's Python attributes (`requires_grad`, `name`) are
 host-side operations, reported in construct (`ops.assign` updates a Parameter in the graph).
 PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) are Tensor methods with no
-CPU kernel. What the compiler does at each level is in msgraphlint/knowledge/rules/parameters.toml.
+CPU kernel. An init hook that gives the sub-Cells of the outermost Cell new Parameters leaves
+them one bare name (model/parameter_names.py), which a gradient over them cannot compile with.
+What the compiler does at each level is in msgraphlint/knowledge/rules/parameters.toml.
 """
 
 from __future__ import annotations
 
 import ast
 
-from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 
 from msgraphlint.model.attributes import is_parameter_attribute, may_be_tensor_receiver
+from msgraphlint.model.parameter_names import shared_parameter_names
 from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS
+from msgraphlint.syntax.project import ClassInfo
 
 SET_DATA_INSTEAD = "ops.assign"
 
 
 class ParametersFamily(Family):
     name = "parameters"
+
+    def visit_cell(self, cls: ClassInfo, ctx: CellContext) -> None:
+        for shared in shared_parameter_names(ctx.model, cls):
+            paths = [path or cls.name for path in shared.paths]
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            where = "" if shared.at is shared.node else f" by line {shared.node.lineno}"
+            ctx.report("duplicate-parameter-name", shared.at, cls.name, shared.name, shown + where,
+                       shared.name)
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if not isinstance(node.func, ast.Attribute):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 from .engine_helpers import findings_on_lines
 
 FAMILY = {"parameter-set-data", "parameter-attribute-set", "inplace-random-init"}
@@ -121,3 +127,166 @@ def test_host_code_is_not_checked(tmp_path):
                 return x * self.w
     """)
     assert got == set()
+
+
+# ----- duplicate-parameter-name: Parameters a construction leaves sharing one name --------------
+
+SHARED_NAMES = '''
+from mindspore import Parameter, nn
+from mindspore.common.initializer import initializer
+
+
+def reset_dense(cell):
+    if isinstance(cell, nn.Dense):
+        cell.weight = Parameter(initializer("ones", cell.weight.shape))
+
+
+class Inner(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4)
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+class Direct(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Dense(4, 4)
+        self.b = nn.Dense(4, 4)
+        self.a.weight = Parameter(initializer("ones", (4, 4)))
+        self.b.weight = Parameter(initializer("ones", (4, 4)))
+
+    def construct(self, x):
+        return self.b(self.a(x))
+
+
+class OwnAndChild(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = Parameter(initializer("ones", (4,)))
+        self.a = nn.Dense(4, 4)
+        self.a.weight = Parameter(initializer("ones", (4, 4)))
+
+    def construct(self, x):
+        return self.a(x) * self.weight
+
+
+class Nested(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class ChildrenOnly(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        for cell in self.cells():
+            if isinstance(cell, nn.Dense):
+                cell.weight = Parameter(initializer("ones", (4, 4)))
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class PathNames(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        for name, cell in self.cells_and_names():
+            if isinstance(cell, nn.Dense):
+                cell.weight = Parameter(initializer("ones", (4, 4)), name=name + ".weight")
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class HeldBlock(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class Holder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = HeldBlock()
+
+    def construct(self, x):
+        return self.block(x)
+'''
+# What MindSpore 2.10 does with each class: a GRAPH_MODE gradient over its weights, taken before
+# its first call, as a training script does (the names as built are printed beside).
+SHARED_NAMES_PROBE = '''
+import sys
+import numpy as np
+import mindspore as ms
+sys.path.insert(0, sys.argv[2])
+from shared_names import Direct, OwnAndChild, Nested, ChildrenOnly, PathNames, Holder
+
+ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
+x = ms.Tensor(np.ones((2, 4), np.float32))
+for build in (Direct, OwnAndChild, Nested, ChildrenOnly, PathNames, Holder):
+    net = build()
+    try:
+        ms.value_and_grad(net, None, net.trainable_params())(x)
+        print(f"{build.__name__}|compiles")
+    except RuntimeError as error:
+        print(f"{build.__name__}|fails" if "already exists" in str(error) else f"{build.__name__}|{error}")
+'''
+
+
+def _shared_name_findings(tmp_path) -> list[tuple[str, str]]:
+    """(the class whose construction is reported, the line reported) per finding."""
+    from msgraphlint.pipeline import new_engine
+
+    path = tmp_path / "shared_names.py"
+    path.write_text(SHARED_NAMES, "utf-8")
+    lines = SHARED_NAMES.splitlines()
+    return [(f.message.split("'s construction", 1)[0], lines[f.line - 1].strip())
+            for f in new_engine().check_file(path) if f.rule.symbol == "duplicate-parameter-name"]
+
+
+def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_them(tmp_path):
+    """Bare names given after the sub-Cells are attached: on two sub-Cells, on the Cell's own
+    Parameter and a child, by a hook over the whole tree (reported where the class runs it, the
+    hook being a module function). Not: a hook over the direct children only (the Dense sit one
+    level down), names made from the path, a Cell another Cell holds (renamed when attached)."""
+    assert _shared_name_findings(tmp_path) == [
+        ("Direct", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
+        ("Direct", 'self.b.weight = Parameter(initializer("ones", (4, 4)))'),
+        ("OwnAndChild", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
+        ("Nested", "self.apply(reset_dense)"),
+    ]
+
+
+@pytest.mark.parametrize("level", ["strict", "lax"])
+def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_others(tmp_path, level):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"  # the probe apart: its imports of the classes are no uses of them
+    code.mkdir()
+    (code / "shared_names.py").write_text(SHARED_NAMES, "utf-8")
+    script = tmp_path / "probe.py"
+    script.write_text(SHARED_NAMES_PROBE, "utf-8")
+    result = subprocess.run([sys.executable, str(script), level, str(code)], capture_output=True,
+                            text=True, env=dict(os.environ, GLOG_v="3"), timeout=600, check=False)
+    verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
+    assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails",
+                        "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles"}, (
+        result.stdout + result.stderr[-2000:])
+    reported = {name for name, _ in _shared_name_findings(code)}
+    assert reported == {name for name, verdict in verdicts.items() if verdict == "fails"}

@@ -5,7 +5,9 @@ the catalogue on the samples) both judge a target here, so a sample's verdict in
 the verdict the same code gets from ``--confirm``. A target is the plain dict plan.py's
 ``ConfirmTarget.spec`` builds (kind, attr, level, level_fixed, inputs, init).
 
-- REJECTED: GRAPH_MODE does not compile it (or its first call raises);
+- REJECTED: GRAPH_MODE does not compile it (or its first call raises); a Cell whose Parameters
+  share a name when it is built is first trained the way a training script does it, before its
+  first call renames them: a GRAPH_MODE gradient over its weights;
 - MISBEHAVES: it compiles, but its outputs, gradient or host side effects differ from PyNative's
   (the evidence, (kind, detail) pairs with kind "output", "gradient" or "effect", says which);
 - ACCEPTED: it compiles and matches; ``note`` tells when PyNative cannot run it to compare, or
@@ -448,6 +450,10 @@ def observe(ms, module, target: dict, inputs: list | None, graph: bool,
     if graph and ir_dir is not None:
         ms.set_context(save_graphs=1, save_graphs_path=str(ir_dir))
     try:
+        if graph and target["kind"] == "cell" and shares_parameter_names(function):
+            # A training step is built before the first call, which renames them after their
+            # paths: value_and_grad over the weights is what a training script compiles first.
+            ms.value_and_grad(function, None, function.trainable_params())(*inputs)
         first = normalise(function(*inputs))
     except Exception as error:  # noqa: BLE001 - the compiler's verdict, whatever it raises
         raised = graph and code_raised(error, function)
@@ -482,6 +488,12 @@ def observe(ms, module, target: dict, inputs: list | None, graph: bool,
 # %-format and str.format fields, and f-string holes, in a raise's message: what is left
 # between them is text the exception's message must hold.
 _FORMAT_FIELD = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGc%]|\{[^{}]*\}")
+
+
+def shares_parameter_names(cell) -> bool:
+    """Whether two of a freshly built Cell's trainable Parameters have one name."""
+    names = [parameter.name for parameter in cell.trainable_params()]
+    return len(set(names)) < len(names)
 
 
 def code_raised(error: BaseException, function) -> bool:

@@ -474,6 +474,16 @@ STATIC_CALLS = frozenset(
 # tensor, or mutable(), is an input).
 DRIVER_CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 
+# ----- how nn.Cell walks its tree (the names its Parameters get) ---------------------------------
+
+# Cell.apply(fn) calls fn on every Cell below and then on the Cell itself; a loop over
+# cells_and_names() visits the same, cells() only the direct children.
+CELL_APPLY_METHOD = "apply"
+CELL_TREE_ITERATOR = "cells_and_names"
+CELL_CHILD_ITERATOR = "cells"
+# Containers built from the Cells they hold, which they name by position ("layers.0").
+CELL_CONTAINERS = frozenset({"SequentialCell", "CellList"})
+
 # ----- the execution mode -----------------------------------------------------------------------
 
 # get_context("mode") against these tells PyNative from graph mode (PYNATIVE_MODE is 1 and

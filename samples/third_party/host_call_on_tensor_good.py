@@ -68,12 +68,11 @@ class InvertPoints(nn.Cell):
 
 
 def scale_for(count):
-    return 1.0 / np.sqrt(count)
+    return 1.0 / math.sqrt(count)
 
 
 class NormaliseByCount(nn.Cell):
-    # x.numel() and x.dim() are ints while compiling, like x.shape: numpy and math fold them,
-    # here and in a helper they are passed to.
+    # x.numel() and x.dim() are ints while compiling, like x.shape: math folds them, here and
+    # in a helper they are passed to.
     def construct(self, x):
-        pads = np.zeros(x.dim(), np.int32)
-        return x * scale_for(x.numel()) * math.log2(x.nelement() + len(pads))
+        return x * scale_for(x.numel()) * math.log2(x.nelement() + x.dim())

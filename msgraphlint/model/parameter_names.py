@@ -1,0 +1,447 @@
+"""The names MindSpore gives the Parameters a Cell's construction leaves, and those it leaves shared.
+
+MindSpore names a Parameter when a Cell attribute takes it: its own ``name=``, or else the
+attribute's name. Attaching a Cell to a parent (``self.block = Block()``, a CellList, a
+SequentialCell) renames every Parameter below it after its path (``block.fc.weight``:
+``Cell._set_attr_for_cell`` -> ``update_parameters_name``). A Parameter put on a sub-Cell after
+that keeps its bare name, so an init hook of the outermost Cell (``self.apply(init)``, a loop
+over ``self.cells_and_names()``) that gives every nn.Dense a new ``Parameter(data)`` leaves
+several named 'weight'. The net's first call renames them after their paths
+(``Cell._self_check``); before it, an optimizer over them raises ValueError ("its name 'weight'
+already exists") in every mode, and a gradient with respect to them (value_and_grad with
+weights, a jit training step) fails to compile. A Cell that another Cell holds is renamed when
+it is attached, so only a class that no Cell of the project holds is asked about.
+
+Precision: only certain Cells are counted (an unconditional ``self.x = Layer(...)`` of
+``__init__`` or of a method it calls, a literal container, a comprehension over a literal
+range), only hooks that ``__init__`` runs unconditionally, only guards that are ``isinstance``
+tests, only names that are literals or absent. Every doubt leaves a Cell uncounted or the class
+out.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..knowledge import cell_classes
+from ..knowledge.mindspore import (
+    CELL_APPLY_METHOD, CELL_CHILD_ITERATOR, CELL_CLASS, CELL_CONTAINERS, CELL_TREE_ITERATOR,
+    PARAMETER_CLASSES, is_mindspore_layer_class,
+)
+from ..syntax.project import ClassInfo, ModuleInfo
+from .attributes import _target_version
+from .callers import _scope_at
+from .modes import _spellings, _users
+from .scope import ProjectModel
+
+HOOK_WORDS = (CELL_APPLY_METHOD, CELL_TREE_ITERATOR, CELL_CHILD_ITERATOR)
+MAX_DEPTH = 4  # nested Cells and the base __init__ / helper methods followed
+
+
+@dataclass(frozen=True)
+class HeldCell:
+    """A Cell certainly attached at ``path``: a project class or a MindSpore class's defining name."""
+
+    path: str
+    kind: ClassInfo | str
+    children: tuple["HeldCell", ...] = ()
+
+    def tree(self) -> list["HeldCell"]:
+        return [self, *(below for child in self.children for below in child.tree())]
+
+
+@dataclass(frozen=True)
+class SharedName:
+    """Parameters that one assignment names alike, in Cells the outermost Cell already holds."""
+
+    node: ast.Assign
+    name: str
+    paths: tuple[str, ...]  # the Cells given one ("" is the outermost Cell itself)
+    # Where the class runs it: the assignment itself, or for a hook defined outside the class
+    # (a module function handed to self.apply), the class's statement that runs the hook.
+    at: ast.stmt
+
+
+@dataclass
+class _Construction:
+    cells: dict[str, HeldCell] = field(default_factory=dict)  # attribute -> Cell, in order
+    own: list[str] = field(default_factory=list)  # the outermost Cell's own Parameters' names
+    given: list[SharedName] = field(default_factory=list)
+    unnamed: bool = False  # auto_prefix=False: nothing is renamed after its path
+    span: tuple[int, int] = (0, 0)  # the outermost class's lines
+    running: ast.stmt | None = None  # the statement of that class being run
+
+    def shared(self, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
+        inside = self.span[0] <= node.lineno <= self.span[1]
+        self.given.append(SharedName(node, name, paths, node if inside or self.running is None
+                                     else self.running))
+
+
+def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
+    """The assignments of the class's construction that give two or more of its Parameters one
+    name, when nothing in the project holds the class (a held Cell is renamed when attached)."""
+    return model.memo(model.table("shared_parameter_names"), id(cls),
+                      lambda: _shared_names(model, cls))
+
+
+def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
+    if not model.is_cell(cls) or "__init__" not in cls.methods or not _hooks_anything(cls):
+        return []
+    built = _Construction(span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno))
+    _run_init(model, cls, cls, built, 0)
+    if built.unnamed or not built.given:
+        return []
+    counts = Counter(built.own)
+    for given in built.given:
+        counts[given.name] += len(given.paths)
+    shared = [given for given in built.given if counts[given.name] > 1]
+    if not shared or not _outermost(model, cls):
+        return []
+    return shared
+
+
+def _hooks_anything(cls: ClassInfo) -> bool:
+    """A cheap text test before the walk: the module makes Parameters, and the class body runs
+    a hook or makes one itself."""
+    if "Parameter(" not in (cls.module.source.text or ""):
+        return False
+    body = "\n".join(cls.module.source.lines[cls.node.lineno - 1:cls.node.end_lineno])
+    return "Parameter(" in body or any(f".{word}(" in body for word in HOOK_WORDS)
+
+
+# ----- the construction, statement by statement ---------------------------------------------------
+
+def _run_init(model: ProjectModel, root: ClassInfo, cls: ClassInfo, built: _Construction,
+              depth: int) -> None:
+    """``cls.__init__`` run on an instance of ``root`` (cls is root or one of its project bases)."""
+    init = cls.methods.get("__init__")
+    if init is None:
+        located = model.find_method(cls, "__init__", skip_self=True)
+        if located is not None and depth < MAX_DEPTH:
+            _run_init(model, root, located[0], built, depth + 1)
+        return
+    _run_body(model, root, cls, init, built, depth)
+
+
+def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
+              function: ast.FunctionDef | ast.AsyncFunctionDef, built: _Construction, depth: int) -> None:
+    self_name = _first_parameter(function)
+    if self_name is None:
+        return
+    for statement in function.body:
+        if built.span[0] <= statement.lineno <= built.span[1]:
+            built.running = statement
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            _run_call(model, root, cls, statement.value, self_name, built, depth)
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            _run_assignment(model, cls, statement, self_name, built, depth)
+        elif isinstance(statement, ast.For):
+            _run_loop(model, cls, statement, self_name, built)
+        else:
+            _forget_assigned(statement, self_name, built)
+
+
+def _run_call(model: ProjectModel, root: ClassInfo, cls: ClassInfo, call: ast.Call, self_name: str,
+              built: _Construction, depth: int) -> None:
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return
+    if func.attr == "__init__" and _is_super(func.value, self_name, cls):
+        located = model.find_method(cls, "__init__", skip_self=True)
+        if located is None and not _prefixes(cls, call, isinstance(func.value, ast.Call)):
+            built.unnamed = True  # nn.Cell(auto_prefix=False): names are not made paths
+        if located is not None and depth < MAX_DEPTH:
+            _run_init(model, root, located[0], built, depth + 1)
+        return
+    if not _is_name(func.value, self_name):
+        return
+    if func.attr == CELL_APPLY_METHOD and len(call.args) == 1 and not call.keywords:
+        hook = _hook_function(model, cls, call.args[0], self_name)
+        if hook is not None:
+            body, cell_name, module = hook
+            _give(model, module, body, cell_name, _every_cell(built), built)
+        return
+    located = model.find_method(root, func.attr)
+    if located is not None and depth < MAX_DEPTH and func.attr != "__init__":
+        _run_body(model, root, located[0], located[1], built, depth + 1)
+
+
+def _run_assignment(model: ProjectModel, cls: ClassInfo, statement: ast.Assign, self_name: str,
+                    built: _Construction, depth: int) -> None:
+    target, value = statement.targets[0], statement.value
+    if not isinstance(target, ast.Attribute):
+        return
+    if _is_name(target.value, self_name):
+        built.cells.pop(target.attr, None)
+        if isinstance(value, ast.Call) and _is_parameter(cls.module, value):
+            name = _parameter_name(value, target.attr)
+            if name is not None:
+                built.own.append(name)
+            return
+        held = _held(model, cls.module, cls.scope, value, target.attr, depth) if isinstance(
+            value, ast.Call) else None
+        if held is not None:
+            built.cells[target.attr] = held
+        return
+    # self.block.weight = Parameter(...): one Parameter on a Cell already attached
+    holder = target.value
+    if (isinstance(holder, ast.Attribute) and _is_name(holder.value, self_name)
+            and holder.attr in built.cells and isinstance(value, ast.Call)
+            and _is_parameter(cls.module, value)):
+        name = _parameter_name(value, target.attr)
+        if name is not None:
+            built.shared(statement, name, (holder.attr,))
+
+
+def _run_loop(model: ProjectModel, cls: ClassInfo, loop: ast.For, self_name: str,
+              built: _Construction) -> None:
+    """``for _, cell in self.cells_and_names():`` and ``for cell in self.cells():`` as hooks."""
+    _forget_assigned(loop, self_name, built)
+    iterated = loop.iter
+    if not (isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute)
+            and _is_name(iterated.func.value, self_name) and not iterated.args):
+        return
+    method, target = iterated.func.attr, loop.target
+    if method == CELL_TREE_ITERATOR and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+            and isinstance(target.elts[1], ast.Name):
+        _give(model, cls.module, loop.body, target.elts[1].id, _every_cell(built), built)
+    elif method == CELL_CHILD_ITERATOR and isinstance(target, ast.Name):
+        _give(model, cls.module, loop.body, target.id, list(built.cells.values()), built)
+
+
+def _forget_assigned(statement: ast.stmt, self_name: str, built: _Construction) -> None:
+    """A Cell attribute set under a condition, a loop or a try may hold something else now."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _is_name(
+                node.value, self_name):
+            built.cells.pop(node.attr, None)
+
+
+# ----- what a hook gives each Cell ------------------------------------------------------------------
+
+def _every_cell(built: _Construction) -> list[HeldCell | None]:
+    """The Cells a hook over the whole tree visits: the outermost one (None) and every certain one
+    below it."""
+    return [None, *(below for held in built.cells.values() for below in held.tree())]
+
+
+def _hook_function(model: ProjectModel, cls: ClassInfo, argument: ast.expr, self_name: str):
+    """(body, the parameter that takes the Cell, module) of the function ``self.apply`` is given:
+    a method of the class, or a function of the module."""
+    if isinstance(argument, ast.Attribute) and _is_name(argument.value, self_name):
+        located = model.find_method(cls, argument.attr)
+        if located is None:
+            return None
+        params = [*located[1].args.posonlyargs, *located[1].args.args]
+        return (located[1].body, params[1].arg, located[0].module) if len(params) == 2 else None
+    if isinstance(argument, ast.Name):
+        module = cls.module
+        found = module.visible_definition(argument.id, cls.scope) or module.functions.get(argument.id)
+        qualified = module.imports.qualify(argument) if found is None else None
+        if qualified is not None and "." in qualified:  # a function imported from the project
+            home, name = qualified.rsplit(".", 1)
+            module = model.project.find_module(home)
+            found = module.functions.get(name) if module is not None else None
+        if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) and module is not None:
+            params = [*found.args.posonlyargs, *found.args.args]
+            return (found.body, params[0].arg, module) if len(params) == 1 else None
+    return None
+
+
+def _give(model: ProjectModel, module: ModuleInfo, body: list[ast.stmt], cell_name: str,
+          visited: list[HeldCell | None], built: _Construction) -> None:
+    """The Parameters a hook's body gives ``cell_name``, on each visited Cell its guards let in."""
+    for statement, guards in _guarded_assignments(body, []):
+        target, value = statement.targets[0], statement.value
+        if not (isinstance(target, ast.Attribute) and _is_name(target.value, cell_name)
+                and isinstance(value, ast.Call) and _is_parameter(module, value)):
+            continue
+        name = _parameter_name(value, target.attr)
+        if name is None or any(not _is_isinstance_of(guard, cell_name) for guard in guards):
+            continue
+        paths = tuple(held.path if held else "" for held in visited
+                      if all(_certainly_instance(model, module, held, guard) for guard in guards))
+        if paths:
+            built.shared(statement, name, paths)
+
+
+def _guarded_assignments(body: list[ast.stmt], guards: list[ast.expr]):
+    """The single-target assignments of a body, with the tests of the ifs they sit in (their
+    true branch only: an else says what the Cell is not, which is rarely certain)."""
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            yield statement, guards
+        elif isinstance(statement, ast.If):
+            yield from _guarded_assignments(statement.body, [*guards, statement.test])
+
+
+def _is_isinstance_of(test: ast.expr, cell_name: str) -> bool:
+    return (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and _is_name(test.args[0], cell_name))
+
+
+def _certainly_instance(model: ProjectModel, module: ModuleInfo, held: HeldCell | None,
+                        test: ast.Call) -> bool:
+    """Whether the Cell is certainly an instance of a class the isinstance test names."""
+    wanted = test.args[1]
+    classes = wanted.elts if isinstance(wanted, ast.Tuple) else [wanted]
+    if held is None:
+        return False  # the outermost Cell itself: left uncounted
+    for spelled in classes:
+        qualified = module.imports.qualify(spelled)
+        if qualified is None:
+            continue
+        if qualified == CELL_CLASS:
+            return True
+        if isinstance(held.kind, str):
+            if _defining(model, qualified) == held.kind:
+                return True
+            continue
+        project = model.class_named(spelled, module, _scope_at(module, test))
+        mro = model.mro(held.kind)
+        if project is not None and project in mro:
+            return True
+        bases = {_defining(model, q) for klass in mro for q in klass.base_names}
+        if project is None and _defining(model, qualified) in bases - {None}:
+            return True
+    return False
+
+
+# ----- the Cells an attribute certainly holds -------------------------------------------------------
+
+def _held(model: ProjectModel, module: ModuleInfo, scope: tuple[ast.AST, ...], call: ast.Call,
+          path: str, depth: int) -> HeldCell | None:
+    project = model.class_named(call.func, module, scope)
+    if project is not None:
+        if not model.is_cell(project):
+            return None
+        inner = _Construction()
+        if depth < MAX_DEPTH:
+            _run_init(model, project, project, inner, depth + 1)
+        return HeldCell(path, project, tuple(_renamed(held, path) for held in inner.cells.values()))
+    qualified = module.imports.qualify(call.func)
+    if qualified is None or not is_mindspore_layer_class(qualified):
+        return None
+    defining = _defining(model, qualified)
+    if defining is None:
+        return None
+    if qualified.rsplit(".", 1)[-1] in CELL_CONTAINERS:
+        elements = _container_elements(call)
+        children = [_held(model, module, scope, element, f"{path}.{index}", depth + 1)
+                    for index, element in enumerate(elements)] if depth < MAX_DEPTH else []
+        return HeldCell(path, defining, tuple(child for child in children if child is not None))
+    return HeldCell(path, defining)
+
+
+def _renamed(held: HeldCell, prefix: str) -> HeldCell:
+    return HeldCell(f"{prefix}.{held.path}", held.kind,
+                    tuple(_renamed(child, prefix) for child in held.children))
+
+
+def _container_elements(call: ast.Call) -> list[ast.Call]:
+    """The Cells a SequentialCell or CellList is built from, where the source spells each one:
+    ``([A(), B()])``, ``(A(), B())``, ``([Block() for _ in range(3)])``."""
+    given = call.args[0] if len(call.args) == 1 else None
+    if isinstance(given, (ast.List, ast.Tuple)):
+        elements = given.elts
+    elif isinstance(given, ast.ListComp) and len(given.generators) == 1 and _literal_range(
+            given.generators[0]) is not None:
+        elements = [given.elt] * _literal_range(given.generators[0])
+    else:
+        elements = list(call.args)
+    return [element for element in elements if isinstance(element, ast.Call)]
+
+
+def _literal_range(generator: ast.comprehension) -> int | None:
+    iterated = generator.iter
+    if (generator.ifs or not isinstance(iterated, ast.Call) or not isinstance(iterated.func, ast.Name)
+            or iterated.func.id != "range" or len(iterated.args) != 1):
+        return None
+    count = iterated.args[0]
+    return count.value if isinstance(count, ast.Constant) and type(count.value) is int else None
+
+
+# ----- whether anything holds the class ---------------------------------------------------------
+
+def _outermost(model: ProjectModel, cls: ClassInfo) -> bool:
+    """Whether the project only ever builds the class as an outermost Cell: every spelling of
+    its name outside its own body is a call, made outside every Cell class, in a function that
+    hands back nothing (a driver, not a factory); a decorated class may be registered anywhere."""
+    if cls.node.decorator_list:
+        return False
+    own = {id(node) for node in cls.module.nodes(cls.node)}
+    for user in _users(model, cls.module, cls.name):
+        parents = user.parents(user.tree)
+        for node in _spellings(user).get(cls.name, ()):
+            if id(node) in own or node is cls.node:
+                continue
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return False  # subclassed, passed, stored, exported by value: held who knows where
+            if not _built_by_a_driver(model, user, call, parents):
+                return False
+    return True
+
+
+def _built_by_a_driver(model: ProjectModel, module: ModuleInfo, call: ast.Call, parents: dict) -> bool:
+    node = parents.get(id(call))
+    while node is not None:
+        if isinstance(node, ast.ClassDef):
+            klass = module.class_info(node)
+            return klass is None or not model.is_cell(klass)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(isinstance(inner, ast.Return) and inner.value is not None
+                   and not (isinstance(inner.value, ast.Constant) and inner.value.value is None)
+                   for inner in ast.walk(node)):
+                return False  # a factory: its caller may attach what it builds
+        node = parents.get(id(node))
+    return True
+
+
+# ----- small readers ---------------------------------------------------------------------------------
+
+def _defining(model: ProjectModel, qualified: str) -> str | None:
+    return cell_classes.definition(qualified, _target_version(model))
+
+
+def _is_parameter(module: ModuleInfo, call: ast.Call) -> bool:
+    return module.imports.qualify(call.func) in PARAMETER_CLASSES
+
+
+def _parameter_name(call: ast.Call, attribute: str) -> str | None:
+    """The name MindSpore gives the Parameter an attribute takes: its literal ``name``, else the
+    attribute's; None when the name is computed (then it may well differ per Cell)."""
+    given = next((k.value for k in call.keywords if k.arg == "name"),
+                 call.args[1] if len(call.args) > 1 else None)
+    if given is None or (isinstance(given, ast.Constant) and given.value is None):
+        return attribute
+    return given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else None
+
+
+def _first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    params = [*function.args.posonlyargs, *function.args.args]
+    return params[0].arg if params else None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _prefixes(cls: ClassInfo, call: ast.Call, through_super: bool) -> bool:
+    """Whether the MindSpore base's __init__ keeps ``auto_prefix=True``: no keyword saying
+    otherwise, and no positional argument where the base is nn.Cell itself (its first)."""
+    given = next((k.value for k in call.keywords if k.arg == "auto_prefix"), None)
+    if given is None and all(q == CELL_CLASS for q in cls.base_names):
+        positional = call.args if through_super else call.args[1:]  # Base.__init__(self, ...)
+        given = positional[0] if positional else None
+    return given is None or (isinstance(given, ast.Constant) and given.value is True)
+
+
+def _is_super(node: ast.expr, self_name: str, cls: ClassInfo) -> bool:
+    """``super()`` / ``super(Cls, self)``, or a base named directly (``Base.__init__(self)``)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+        return True
+    return isinstance(node, (ast.Name, ast.Attribute)) and any(
+        ast.unparse(base) == ast.unparse(node) for base in cls.node.bases)

@@ -1,0 +1,63 @@
+"""duplicate-parameter-name, fixed: the init hook gives the existing Parameters new data, or names
+a new one after the Parameter it replaces; a Cell another Cell holds is renamed when attached.
+
+What the compiler does at each level: msgraphlint explain duplicate-parameter-name.
+"""
+
+from mindspore import Parameter, nn
+from mindspore.common.initializer import initializer
+
+SAMPLE_INPUTS = ("float32[2,4]",)
+
+
+class Block(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(4, 4, bias_init="zeros")
+        self.fc2 = nn.Dense(4, 4, bias_init="zeros")
+        # Block is held by Wrapped: attaching it renames these after their paths (block.fc1.weight).
+        self.apply(self._init_weights)
+
+    def _init_weights(self, cell):
+        if isinstance(cell, nn.Dense):
+            cell.weight = Parameter(initializer("ones", cell.weight.shape))
+
+    def construct(self, x):
+        return self.fc2(self.fc1(x))
+
+
+class Encoder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = nn.SequentialCell([nn.Dense(4, 4, bias_init="zeros"), nn.Dense(4, 4, bias_init="zeros")])
+        self.head = nn.Dense(4, 2, bias_init="zeros")
+        self.apply(self._init_weights)
+
+    def _init_weights(self, cell):
+        if isinstance(cell, nn.Dense):
+            cell.weight.set_data(initializer("ones", cell.weight.shape))
+
+    def construct(self, x):
+        return self.head(self.block(x))
+
+
+class TwoHeads(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.left = nn.Dense(4, 2, bias_init="zeros")
+        self.right = nn.Dense(4, 2, bias_init="zeros")
+        for _, cell in self.cells_and_names():
+            if isinstance(cell, nn.Dense):
+                cell.weight = Parameter(initializer("ones", cell.weight.shape), name=cell.weight.name)
+
+    def construct(self, x):
+        return self.left(x) + self.right(x)
+
+
+class Wrapped(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def construct(self, x):
+        return self.block(x) * 2
