@@ -151,6 +151,35 @@ class CustomTypesFamily(Family):
         # Parameter: stay silent rather than guess.
         return all(_is_certainly_not_parameter(value, module) for module, value in values)
 
+    # if not self.ready: ... self.ready = True: a branch LAX decides once, while compiling
+    def visit_If(self, node: ast.If, ctx: FunctionContext) -> None:
+        if _is_cache_hit(node, ctx) or not self._tests_only_state(node.test, ctx):
+            return
+        reported: set[str] = set()
+        for read in ast.walk(node.test):
+            if (isinstance(read, ast.Attribute) and isinstance(read.ctx, ast.Load)
+                    and read.attr not in reported and self._is_graph_state(read, ctx)
+                    and _assigned_only_after(read.attr, node, ctx)):
+                reported.add(read.attr)
+                ctx.report("branch-on-state-assigned-later", read, read.attr, STATE_INSTEAD)
+
+    def _tests_only_state(self, test: ast.expr, ctx: FunctionContext) -> bool:
+        """A test of graph state against constants alone (``not self.ready``,
+        ``self.steps > 0``, ``self.cache is None``): one with anything else in it (``self.training``,
+        a local, a call) was decided at run time in the probes (``self.rescaled == (not
+        self.training)`` followed the assigned value)."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Attribute):
+                if not self._is_graph_state(node, ctx):
+                    return False
+            elif isinstance(node, ast.Name):
+                if not ctx.is_self(node):
+                    return False
+            elif not isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp,
+                                       ast.boolop, ast.cmpop, ast.unaryop, ast.expr_context)):
+                return False
+        return True
+
     # x * self.steps: that state read back into a tensor value
     def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
         for operand, other in ((node.left, node.right), (node.right, node.left)):
@@ -184,6 +213,73 @@ class CustomTypesFamily(Family):
 
 
 MEMO = "memo"
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _assigned_only_after(attr: str, branch: ast.If, ctx: FunctionContext) -> bool:
+    """Whether the branch tests the value ``self.<attr>`` had when the graph was compiled, and
+    the assignments compiled code makes would change what it decides. Probed with 2.10 at LAX:
+    ``if self.flag:`` before ``self.flag = True`` took the first call's branch on every call, as
+    did a counter, a toggle and a tensor assigned after the branch; a read after the assignment,
+    or in a conditional expression, followed the assigned value. So: every assignment of the
+    attribute in the target's compiled code is in the branch's function, after the branch, with
+    no loop around it; or inside the branch itself, of constants, beside other work (a tensor
+    memo read back later, ``if self.cache is None: self.cache = x``, ran as PyNative does, and a
+    branch that only sets a constant changes nothing when it runs again)."""
+    function = ctx.function.node
+    parents = ctx.module.parents(function)
+    node = parents.get(id(branch))
+    while node is not None and node is not function:
+        if isinstance(node, LOOPS):
+            return False
+        node = parents.get(id(node))
+    inside = {id(n) for n in ast.walk(branch)}
+    branch_end = branch.end_lineno or branch.lineno
+    assigned: list[ast.expr] = []
+    for compiled in ctx.model.reach(ctx.function.target):
+        owner = compiled.owner
+        if owner is None or not ctx.model.is_cell(owner):
+            continue
+        for name, value in owner.method_self_assignments.get(compiled.node.name, ()):
+            if name != attr:
+                continue
+            if compiled.node is not function:
+                return False
+            if id(value) in inside:
+                if not isinstance(value, ast.Constant) or _only_sets(branch, attr):
+                    return False
+            elif value.lineno <= branch_end:
+                return False
+            assigned.append(value)
+    return bool(assigned) and not _keeps_its_first_value(attr, assigned, ctx)
+
+
+def _is_cache_hit(branch: ast.If, ctx: FunctionContext) -> bool:
+    """``if self.cached is not None: return self.cached``: a cache the branch hands back. LAX
+    decides the test once and recomputes on every call, which gives the same value (mindone's
+    rotary embeddings), so nothing is lost."""
+    tested = {node.attr for node in ast.walk(branch.test)
+              if isinstance(node, ast.Attribute) and ctx.is_self(node.value)}
+    body = branch.body
+    return (len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None
+            and any(isinstance(node, ast.Attribute) and ctx.is_self(node.value) and node.attr in tested
+                    for node in ast.walk(body[0].value)))
+
+
+def _only_sets(branch: ast.If, attr: str) -> bool:
+    """A branch whose body only assigns the attribute: running it again changes nothing."""
+    return all(isinstance(statement, ast.Assign) and all(
+        isinstance(target, ast.Attribute) and target.attr == attr for target in statement.targets)
+        for statement in branch.body) and not branch.orelse
+
+
+def _keeps_its_first_value(attr: str, assigned: list[ast.expr], ctx: FunctionContext) -> bool:
+    """Every value compiled code assigns is the constant __init__ gave: the test never changes."""
+    initial = [value for klass in ctx.model.mro(ctx.owner) if ctx.owner is not None
+               for name, value in klass.method_self_assignments.get("__init__", ()) if name == attr]
+    constants = [*initial, *assigned]
+    return bool(initial) and all(isinstance(value, ast.Constant) for value in constants) and len(
+        {repr(value.value) for value in constants}) == 1
 
 
 def _read_case(read: ast.Attribute, ctx: FunctionContext) -> str:
