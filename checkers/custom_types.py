@@ -218,40 +218,52 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 def _assigned_only_after(attr: str, branch: ast.If, ctx: FunctionContext) -> bool:
     """Whether the branch tests the value ``self.<attr>`` had when the graph was compiled, and
-    the assignments compiled code makes would change what it decides. Probed with 2.10 at LAX:
-    ``if self.flag:`` before ``self.flag = True`` took the first call's branch on every call, as
-    did a counter, a toggle and a tensor assigned after the branch; a read after the assignment,
-    or in a conditional expression, followed the assigned value. So: every assignment of the
-    attribute in the target's compiled code is in the branch's function, after the branch, with
-    no loop around it; or inside the branch itself, of constants, beside other work (a tensor
-    memo read back later, ``if self.cache is None: self.cache = x``, ran as PyNative does, and a
-    branch that only sets a constant changes nothing when it runs again)."""
+    the assignments compiled code makes would change what it decides. Probed with 2.10 at LAX: a
+    test before the assignment in the same function took the first call's branch on every call
+    (a flag, a counter, a toggle, a tensor assigned after the branch), and so did a test in one
+    function with the assignment in another, whichever ran first (a helper called before or after
+    the assignment, construct testing what a method it calls sets); a test after the assignment
+    in the same function, or a conditional expression, followed the assigned value. An
+    assignment inside the branch itself counts when it sets a constant beside other work: a
+    tensor memo read back later (``if self.cache is None: self.cache = x``) ran as PyNative does,
+    and a branch that only sets a constant changes nothing when it runs again."""
     function = ctx.function.node
-    parents = ctx.module.parents(function)
-    node = parents.get(id(branch))
-    while node is not None and node is not function:
-        if isinstance(node, LOOPS):
-            return False
-        node = parents.get(id(node))
-    inside = {id(n) for n in ast.walk(branch)}
-    branch_end = branch.end_lineno or branch.lineno
-    assigned: list[ast.expr] = []
+    if _in_loop(branch, function, ctx.module):
+        return False
+    here: list[ast.expr] = []
+    elsewhere: list[ast.expr] = []
     for compiled in ctx.model.reach(ctx.function.target):
         owner = compiled.owner
         if owner is None or not ctx.model.is_cell(owner):
             continue
         for name, value in owner.method_self_assignments.get(compiled.node.name, ()):
-            if name != attr:
-                continue
-            if compiled.node is not function:
+            if name == attr:
+                (here if compiled.node is function else elsewhere).append(value)
+    if not here and not elsewhere:
+        return False
+    return _after(here, branch, attr) and not _keeps_its_first_value(attr, here + elsewhere, ctx)
+
+
+def _in_loop(node: ast.AST, function: ast.AST, module) -> bool:
+    parents = module.parents(function)
+    parent = parents.get(id(node))
+    while parent is not None and parent is not function:
+        if isinstance(parent, LOOPS):
+            return True
+        parent = parents.get(id(parent))
+    return False
+
+
+def _after(assigned: list[ast.expr], branch: ast.If, attr: str) -> bool:
+    inside = {id(n) for n in ast.walk(branch)}
+    branch_end = branch.end_lineno or branch.lineno
+    for value in assigned:
+        if id(value) in inside:
+            if not isinstance(value, ast.Constant) or _only_sets(branch, attr):
                 return False
-            if id(value) in inside:
-                if not isinstance(value, ast.Constant) or _only_sets(branch, attr):
-                    return False
-            elif value.lineno <= branch_end:
-                return False
-            assigned.append(value)
-    return bool(assigned) and not _keeps_its_first_value(attr, assigned, ctx)
+        elif value.lineno <= branch_end:
+            return False
+    return True
 
 
 def _is_cache_hit(branch: ast.If, ctx: FunctionContext) -> bool:
