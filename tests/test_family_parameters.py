@@ -184,6 +184,15 @@ class Nested(nn.Cell):
         return self.two(self.one(x))
 
 
+class Wider(Nested):
+    def __init__(self):
+        super().__init__()
+        self.three = Inner()
+
+    def construct(self, x):
+        return self.three(super().construct(x))
+
+
 class ChildrenOnly(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -236,11 +245,11 @@ import sys
 import numpy as np
 import mindspore as ms
 sys.path.insert(0, sys.argv[2])
-from shared_names import Direct, OwnAndChild, Nested, ChildrenOnly, PathNames, Holder
+from shared_names import Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder
 
 ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
 x = ms.Tensor(np.ones((2, 4), np.float32))
-for build in (Direct, OwnAndChild, Nested, ChildrenOnly, PathNames, Holder):
+for build in (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder):
     net = build()
     try:
         ms.value_and_grad(net, None, net.trainable_params())(x)
@@ -264,13 +273,15 @@ def _shared_name_findings(tmp_path) -> list[tuple[str, str]]:
 def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_them(tmp_path):
     """Bare names given after the sub-Cells are attached: on two sub-Cells, on the Cell's own
     Parameter and a child, by a hook over the whole tree (reported where the class runs it, the
-    hook being a module function). Not: a hook over the direct children only (the Dense sit one
-    level down), names made from the path, a Cell another Cell holds (renamed when attached)."""
+    hook being a module function), and in a subclass by the base's __init__ (reported where the
+    subclass runs it). Not: a hook over the direct children only (the Dense sit one level down),
+    names made from the path, a Cell another Cell holds (renamed when attached)."""
     assert _shared_name_findings(tmp_path) == [
         ("Direct", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
         ("Direct", 'self.b.weight = Parameter(initializer("ones", (4, 4)))'),
         ("OwnAndChild", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
         ("Nested", "self.apply(reset_dense)"),
+        ("Wider", "super().__init__()"),
     ]
 
 
@@ -285,7 +296,7 @@ def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_ot
     result = subprocess.run([sys.executable, str(script), level, str(code)], capture_output=True,
                             text=True, env=dict(os.environ, GLOG_v="3"), timeout=600, check=False)
     verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
-    assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails",
+    assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails", "Wider": "fails",
                         "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles"}, (
         result.stdout + result.stderr[-2000:])
     reported = {name for name, _ in _shared_name_findings(code)}

@@ -61,7 +61,7 @@ class SharedName:
     paths: tuple[str, ...]  # the Cells given one ("" is the outermost Cell itself)
     # Where the class runs it: the assignment itself, or for a hook defined outside the class
     # (a module function handed to self.apply), the class's statement that runs the hook.
-    at: ast.stmt
+    at: ast.stmt | ast.ClassDef
 
 
 @dataclass
@@ -71,12 +71,13 @@ class _Construction:
     given: list[SharedName] = field(default_factory=list)
     unnamed: bool = False  # auto_prefix=False: nothing is renamed after its path
     span: tuple[int, int] = (0, 0)  # the outermost class's lines
-    running: ast.stmt | None = None  # the statement of that class being run
+    # The statement of that class being run (the class itself while a base's __init__ it
+    # inherits runs): where a hook written elsewhere is reported.
+    running: ast.stmt | None = None
 
     def shared(self, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
         inside = self.span[0] <= node.lineno <= self.span[1]
-        self.given.append(SharedName(node, name, paths, node if inside or self.running is None
-                                     else self.running))
+        self.given.append(SharedName(node, name, paths, node if inside else self.running))
 
 
 def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
@@ -87,9 +88,10 @@ def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedNa
 
 
 def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
-    if not model.is_cell(cls) or "__init__" not in cls.methods or not _hooks_anything(cls):
+    if not model.is_cell(cls) or not any(_hooks_anything(klass) for klass in model.mro(cls)):
         return []
-    built = _Construction(span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno))
+    built = _Construction(span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno),
+                          running=cls.node)
     _run_init(model, cls, cls, built, 0)
     if built.unnamed or not built.given:
         return []
@@ -378,8 +380,10 @@ def _outermost(model: ProjectModel, cls: ClassInfo) -> bool:
             if id(node) in own or node is cls.node:
                 continue
             call = parents.get(id(node))
+            if isinstance(call, ast.ClassDef) and node in call.bases:
+                continue  # subclassed: the subclass's constructions are its own question
             if not (isinstance(call, ast.Call) and call.func is node):
-                return False  # subclassed, passed, stored, exported by value: held who knows where
+                return False  # passed, stored, exported by value: held who knows where
             if not _built_by_a_driver(model, user, call, parents):
                 return False
     return True
