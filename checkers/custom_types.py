@@ -287,7 +287,9 @@ def _only_sets(branch: ast.If, attr: str) -> bool:
 
 def _keeps_its_first_value(attr: str, assigned: list[ast.expr], ctx: FunctionContext) -> bool:
     """Every value compiled code assigns is the constant __init__ gave: the test never changes."""
-    initial = [value for klass in ctx.model.mro(ctx.owner) if ctx.owner is not None
+    if ctx.owner is None:
+        return False
+    initial = [value for klass in ctx.model.mro(ctx.owner)
                for name, value in klass.method_self_assignments.get("__init__", ()) if name == attr]
     constants = [*initial, *assigned]
     return bool(initial) and all(isinstance(value, ast.Constant) for value in constants) and len(
