@@ -301,3 +301,29 @@ def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_ot
         result.stdout + result.stderr[-2000:])
     reported = {name for name, _ in _shared_name_findings(code)}
     assert reported == {name for name, verdict in verdicts.items() if verdict == "fails"}
+
+
+def test_a_hook_from_another_module_leaves_shared_names_too(tmp_path):
+    """The hook's module makes the Parameters; the class's own module names no Parameter."""
+    from msgraphlint.pipeline import new_engine
+
+    (tmp_path / "inits.py").write_text(
+        "from mindspore import Parameter, nn\n"
+        "from mindspore.common.initializer import initializer\n\n\n"
+        "def reset_dense(cell):\n"
+        "    if isinstance(cell, nn.Dense):\n"
+        "        cell.weight = Parameter(initializer('ones', cell.weight.shape))\n", "utf-8")
+    net = tmp_path / "net.py"
+    net.write_text(
+        "from mindspore import nn\nfrom inits import reset_dense\n\n\n"
+        "class Net(nn.Cell):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.a = nn.Dense(4, 4)\n"
+        "        self.b = nn.Dense(4, 4)\n"
+        "        self.apply(reset_dense)\n\n"
+        "    def construct(self, x):\n"
+        "        return self.b(self.a(x))\n", "utf-8")
+    found = [(f.line, f.message.split(":")[0]) for f in new_engine().check_file(net)
+             if f.rule.symbol == "duplicate-parameter-name"]
+    assert found == [(10, "Net's construction names several Parameters 'weight' (on a, b by line 7)")]

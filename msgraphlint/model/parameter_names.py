@@ -105,10 +105,8 @@ def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
 
 
 def _hooks_anything(cls: ClassInfo) -> bool:
-    """A cheap text test before the walk: the module makes Parameters, and the class body runs
-    a hook or makes one itself."""
-    if "Parameter(" not in (cls.module.source.text or ""):
-        return False
+    """A cheap text test before the walk: the class body makes a Parameter or runs a hook (whose
+    function may come from another module)."""
     body = "\n".join(cls.module.source.lines[cls.node.lineno - 1:cls.node.end_lineno])
     return "Parameter(" in body or any(f".{word}(" in body for word in HOOK_WORDS)
 
