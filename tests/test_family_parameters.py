@@ -326,4 +326,4 @@ def test_a_hook_from_another_module_leaves_shared_names_too(tmp_path):
         "        return self.b(self.a(x))\n", "utf-8")
     found = [(f.line, f.message.split(":")[0]) for f in new_engine().check_file(net)
              if f.rule.symbol == "duplicate-parameter-name"]
-    assert found == [(10, "Net's construction names several Parameters 'weight' (on a, b by line 7)")]
+    assert found == [(10, "Net's construction names several Parameters 'weight' (on a, b by inits.py")]

@@ -56,6 +56,7 @@ class HeldCell:
 class SharedName:
     """Parameters that one assignment names alike, in Cells the outermost Cell already holds."""
 
+    module: ModuleInfo  # where the assignment is written
     node: ast.Assign
     name: str
     paths: tuple[str, ...]  # the Cells given one ("" is the outermost Cell itself)
@@ -70,14 +71,15 @@ class _Construction:
     own: list[str] = field(default_factory=list)  # the outermost Cell's own Parameters' names
     given: list[SharedName] = field(default_factory=list)
     unnamed: bool = False  # auto_prefix=False: nothing is renamed after its path
-    span: tuple[int, int] = (0, 0)  # the outermost class's lines
+    home: ModuleInfo | None = None  # the outermost class's module
+    span: tuple[int, int] = (0, 0)  # and its lines there
     # The statement of that class being run (the class itself while a base's __init__ it
     # inherits runs): where a hook written elsewhere is reported.
     running: ast.stmt | None = None
 
-    def shared(self, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
-        inside = self.span[0] <= node.lineno <= self.span[1]
-        self.given.append(SharedName(node, name, paths, node if inside else self.running))
+    def shared(self, module: ModuleInfo, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
+        inside = module is self.home and self.span[0] <= node.lineno <= self.span[1]
+        self.given.append(SharedName(module, node, name, paths, node if inside else self.running))
 
 
 def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
@@ -90,8 +92,8 @@ def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedNa
 def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
     if not model.is_cell(cls) or not any(_hooks_anything(klass) for klass in model.mro(cls)):
         return []
-    built = _Construction(span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno),
-                          running=cls.node)
+    built = _Construction(home=cls.module, running=cls.node,
+                          span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno))
     _run_init(model, cls, cls, built, 0)
     if built.unnamed or not built.given:
         return []
@@ -131,7 +133,7 @@ def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
     if self_name is None:
         return
     for statement in function.body:
-        if built.span[0] <= statement.lineno <= built.span[1]:
+        if cls.module is built.home and built.span[0] <= statement.lineno <= built.span[1]:
             built.running = statement
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             _run_call(model, root, cls, statement.value, self_name, built, depth)
@@ -192,7 +194,7 @@ def _run_assignment(model: ProjectModel, cls: ClassInfo, statement: ast.Assign, 
             and _is_parameter(cls.module, value)):
         name = _parameter_name(value, target.attr)
         if name is not None:
-            built.shared(statement, name, (holder.attr,))
+            built.shared(cls.module, statement, name, (holder.attr,))
 
 
 def _run_loop(model: ProjectModel, cls: ClassInfo, loop: ast.For, self_name: str,
@@ -264,7 +266,7 @@ def _give(model: ProjectModel, module: ModuleInfo, body: list[ast.stmt], cell_na
         paths = tuple(held.path if held else "" for held in visited
                       if all(_certainly_instance(model, module, held, guard) for guard in guards))
         if paths:
-            built.shared(statement, name, paths)
+            built.shared(module, statement, name, paths)
 
 
 def _guarded_assignments(body: list[ast.stmt], guards: list[ast.expr]):
