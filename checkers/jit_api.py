@@ -19,7 +19,7 @@ from msgraphlint.knowledge.catalogue import snapshot
 from msgraphlint.knowledge.mindspore import (
     CELL_DEFINED_AT, GRAPH_REFUSED_CELL_METHODS, GRAPH_REFUSED_FUNCTIONS,
     GRAPH_REFUSED_PARAMETER_METHODS, GRAPH_REFUSED_TENSOR_METHODS, REMOVED_FROM_MODULES,
-    REMOVED_JIT_DECORATORS, REMOVED_QUALIFIED, TENSOR_DEFINED_AT, TENSOR_HOOK_METHOD,
+    REMOVED_QUALIFIED, TENSOR_DEFINED_AT, TENSOR_HOOK_METHOD,
     is_mindspore_cell_name,
 )
 from msgraphlint.syntax.project import ClassInfo, ModuleInfo

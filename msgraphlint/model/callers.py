@@ -14,7 +14,7 @@ from ..knowledge.mindspore import (
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
 from .variables import function_syntax
 from .compiled import (
-    Construction, FunctionNode, Literal, Target, bind_arguments, first_parameter, parameter_defaults,
+    Construction, FunctionNode, Target, bind_arguments, first_parameter, parameter_defaults,
 )
 from .scope import ProjectModel
 
