@@ -196,7 +196,6 @@ def frontend_errors_page() -> str:
     """docs/frontend-errors.md: the coverage map of the front end's error messages."""
     entries = frontend_errors.messages()
     releases = frontend_errors.releases(entries)
-    newest = releases[-1]
     with_rule, decidable = frontend_errors.coverage(entries)
     lines = [
         "# What the graph front end rejects, message by message",

@@ -26,9 +26,6 @@ capped, and an expression deeper than the cap is not evaluated.
 from __future__ import annotations
 
 import ast
-import copy
-import math
-import operator
 from dataclasses import dataclass, field
 
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
@@ -37,10 +34,10 @@ from ..model.callers import driver_context
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from .domain import (
-    MAX_LENGTH, UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
+    UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
     SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
     element_count, element_type, element_types, is_known, join_tensors, join_values, kind_name,
-    known, same_value,
+    known,
 )
 from .folding import (
     BINARY, BUILTIN_ARITY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS,
