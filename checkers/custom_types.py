@@ -30,7 +30,8 @@ from msgraphlint.knowledge.mindspore import (
 )
 from msgraphlint.syntax.qualnames import canonical
 from msgraphlint.syntax.project import ModuleInfo, flatten_targets
-from msgraphlint.model.compiled import Target
+from msgraphlint.model.branches import nodes_in_loops
+from msgraphlint.model.compiled import FunctionNode, Target
 from msgraphlint.model.reach import ReachModel
 
 ASSIGN_INSTEAD = "ops.assign on a Parameter(requires_grad=False)"
@@ -200,20 +201,12 @@ class CustomTypesFamily(Family):
         """self.<attr> where the target's compiled code assigns attr and it is Cell state."""
         if not (isinstance(node, ast.Attribute) and ctx.is_self(node.value)):
             return False
-        if node.attr not in self._attributes_assigned_in_graph(ctx):
+        if node.attr not in graph_assignments(ctx):
             return False
         return self._is_cell_state(node.attr, ctx)
 
-    def _attributes_assigned_in_graph(self, ctx: FunctionContext) -> frozenset[str]:
-        # Read only in a condition (`if self.steps > 1`) compiled fine at LAX: only arithmetic
-        # operands and returned values are checked, by the callers.
-        model, target = ctx.model, ctx.function.target
-        return model.memo(model.table("custom_types.graph_assigned"), id(target),
-                          lambda: _graph_assigned_attributes(model, target))
-
 
 MEMO = "memo"
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _assigned_only_after(attr: str, branch: ast.If, ctx: FunctionContext) -> bool:
@@ -228,30 +221,12 @@ def _assigned_only_after(attr: str, branch: ast.If, ctx: FunctionContext) -> boo
     tensor memo read back later (``if self.cache is None: self.cache = x``) ran as PyNative does,
     and a branch that only sets a constant changes nothing when it runs again."""
     function = ctx.function.node
-    if _in_loop(branch, function, ctx.module):
+    if id(branch) in nodes_in_loops(ctx.module, function):
         return False
-    here: list[ast.expr] = []
-    elsewhere: list[ast.expr] = []
-    for compiled in ctx.model.reach(ctx.function.target):
-        owner = compiled.owner
-        if owner is None or not ctx.model.is_cell(owner):
-            continue
-        for name, value in owner.method_self_assignments.get(compiled.node.name, ()):
-            if name == attr:
-                (here if compiled.node is function else elsewhere).append(value)
-    if not here and not elsewhere:
-        return False
-    return _after(here, branch, attr) and not _keeps_its_first_value(attr, here + elsewhere, ctx)
-
-
-def _in_loop(node: ast.AST, function: ast.AST, module) -> bool:
-    parents = module.parents(function)
-    parent = parents.get(id(node))
-    while parent is not None and parent is not function:
-        if isinstance(parent, LOOPS):
-            return True
-        parent = parents.get(id(parent))
-    return False
+    assigned = graph_assignments(ctx).get(attr, [])
+    here = [value for where, value in assigned if where is function]
+    return bool(assigned) and _after(here, branch, attr) and not _keeps_its_first_value(
+        attr, [value for _, value in assigned], ctx)
 
 
 def _after(assigned: list[ast.expr], branch: ast.If, attr: str) -> bool:
@@ -327,13 +302,21 @@ def _tests_attribute(test: ast.expr, attr: str, ctx: FunctionContext) -> bool:
                for node in ast.walk(test))
 
 
-def _graph_assigned_attributes(model: ReachModel, target: Target) -> frozenset[str]:
-    return frozenset(
-        attr
-        for compiled in model.reach(target)
-        if compiled.owner is not None and model.is_cell(compiled.owner)
-        for attr, _ in compiled.owner.method_self_assignments.get(compiled.node.name, ())
-    )
+def graph_assignments(ctx: FunctionContext) -> dict[str, list[tuple[FunctionNode, ast.expr]]]:
+    """attr -> (function, value) of every ``self.<attr> = value`` in a Cell method the target's
+    compiled code runs, once per target."""
+    model, target = ctx.model, ctx.function.target
+    return model.memo(model.table("custom_types.graph_assigned"), id(target),
+                      lambda: _graph_assignments(model, target))
+
+
+def _graph_assignments(model: ReachModel, target: Target) -> dict[str, list[tuple[FunctionNode, ast.expr]]]:
+    found: dict[str, list[tuple[FunctionNode, ast.expr]]] = {}
+    for compiled in model.reach(target):
+        if compiled.owner is not None and model.is_cell(compiled.owner):
+            for attr, value in compiled.owner.method_self_assignments.get(compiled.node.name, ()):
+                found.setdefault(attr, []).append((compiled.node, value))
+    return found
 
 
 def _is_certainly_not_parameter(value: ast.expr, module: ModuleInfo) -> bool:

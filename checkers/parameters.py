@@ -30,8 +30,9 @@ class ParametersFamily(Family):
         for shared in shared_parameter_names(ctx.model, cls):
             paths = [path or cls.name for path in shared.paths]
             shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-            where = ("" if shared.at is shared.node else f" by line {shared.node.lineno}"
-                     if shared.module is ctx.module else f" by {shared.module.path.name}:{shared.node.lineno}")
+            line = shared.node.lineno
+            where = ("" if shared.at is shared.node else f" by line {line}"
+                     if shared.module is ctx.module else f" by {shared.module.path.name}:{line}")
             ctx.report("duplicate-parameter-name", shared.at, cls.name, shared.name, shown + where,
                        shared.name)
 

@@ -201,7 +201,7 @@ class Branches:
                 first_store[node.id] = min(first_store.get(node.id, node.lineno), node.lineno)
         found = set(dead)
         ifs = _ifs(module, compiled.node)
-        in_loops = _nodes_in_loops(module, compiled.node)
+        in_loops = nodes_in_loops(module, compiled.node)
         for node in ifs:
             if id(node) in found:
                 continue
@@ -314,11 +314,13 @@ def _ifs(module, function: FunctionNode) -> list[ast.If]:
                           lambda node: [n for n in module.nodes(node) if isinstance(n, ast.If)])
 
 
-def _nodes_in_loops(module, function) -> frozenset[int]:
+def nodes_in_loops(module, function) -> frozenset[int]:
     """ids of the nodes inside a loop of the function (a test there runs again after the
-    loop's body rebinds a name)."""
-    inside: set[int] = set()
-    for node in module.nodes(function):
-        if node.__class__ in (ast.For, ast.AsyncFor, ast.While):
-            inside.update(id(n) for n in module.nodes(node))
-    return frozenset(inside)
+    loop's body rebinds a name), once per function."""
+    def find(node: ast.AST) -> frozenset[int]:
+        inside: set[int] = set()
+        for found in module.nodes(node):
+            if found.__class__ in (ast.For, ast.AsyncFor, ast.While):
+                inside.update(id(n) for n in module.nodes(found))
+        return frozenset(inside)
+    return module.derived("nodes_in_loops", function, find)

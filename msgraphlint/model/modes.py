@@ -41,7 +41,7 @@ def _built_only_in_pynative(model: ProjectModel, cls: ClassInfo) -> bool:
     if _in_all(module, cls.name):
         return False
     # a class defined in a function is built in its module only
-    users = [module] if cls.scope else _users(model, module, cls.name)
+    users = [module] if cls.scope else modules_mentioning(model, module, cls.name)
     if not any(model.project.mentions(user.path, MODE_WORD) for user in users):
         return False
     if any(_re_exports(user, cls.name, False) for user in users) or model.subclasses(cls, module.path):
@@ -166,10 +166,11 @@ def _only_called_in_pynative(model: ProjectModel, module: ModuleInfo, function: 
     name = function.name
     if name.startswith("__"):
         return False  # dunders run from Python's own machinery
-    return _every_use_is_a_pynative_call(model, _users(model, module, name), name, {id(function)}, depth)
+    users = modules_mentioning(model, module, name)
+    return _every_use_is_a_pynative_call(model, users, name, {id(function)}, depth)
 
 
-def _users(model: ProjectModel, module: ModuleInfo, name: str) -> list[ModuleInfo]:
+def modules_mentioning(model: ProjectModel, module: ModuleInfo, name: str) -> list[ModuleInfo]:
     """The module and the modules importing it whose text mentions ``name``."""
     return [module, *(user for path in model.project.importers_of(module.path)
                       if model.project.mentions(path, name.encode())
@@ -184,7 +185,7 @@ def _every_use_is_a_pynative_call(model: ProjectModel, users: list[ModuleInfo], 
     calls = 0
     for user in users:
         parents = user.parents(user.tree)
-        for node in _spellings(user).get(name, ()):
+        for node in spellings(user).get(name, ()):
             if id(node) in skip:
                 continue
             call = parents.get(id(node))
@@ -198,7 +199,7 @@ def _every_use_is_a_pynative_call(model: ProjectModel, users: list[ModuleInfo], 
     return calls > 0
 
 
-def _spellings(module: ModuleInfo) -> dict[str, list[ast.AST]]:
+def spellings(module: ModuleInfo) -> dict[str, list[ast.AST]]:
     """name -> the nodes that spell it (a Name, an attribute ``x.name``, a definition), once per
     module."""
     def collect(tree: ast.Module) -> dict[str, list[ast.AST]]:

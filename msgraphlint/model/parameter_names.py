@@ -33,7 +33,8 @@ from ..knowledge.mindspore import (
 from ..syntax.project import ClassInfo, ModuleInfo
 from .attributes import _target_version
 from .callers import _scope_at
-from .modes import _spellings, _users
+from .compiled import first_parameter
+from .modes import modules_mentioning, spellings
 from .scope import ProjectModel
 
 HOOK_WORDS = (CELL_APPLY_METHOD, CELL_TREE_ITERATOR, CELL_CHILD_ITERATOR)
@@ -129,7 +130,7 @@ def _run_init(model: ProjectModel, root: ClassInfo, cls: ClassInfo, built: _Cons
 
 def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
               function: ast.FunctionDef | ast.AsyncFunctionDef, built: _Construction, depth: int) -> None:
-    self_name = _first_parameter(function)
+    self_name = first_parameter(function)
     if self_name is None:
         return
     for statement in function.body:
@@ -150,7 +151,7 @@ def _run_call(model: ProjectModel, root: ClassInfo, cls: ClassInfo, call: ast.Ca
     func = call.func
     if not isinstance(func, ast.Attribute):
         return
-    if func.attr == "__init__" and _is_super(func.value, self_name, cls):
+    if func.attr == "__init__" and _is_super(func.value, cls):
         located = model.find_method(cls, "__init__", skip_self=True)
         if located is None and not _prefixes(cls, call, isinstance(func.value, ast.Call)):
             built.unnamed = True  # nn.Cell(auto_prefix=False): names are not made paths
@@ -374,9 +375,9 @@ def _outermost(model: ProjectModel, cls: ClassInfo) -> bool:
     if cls.node.decorator_list:
         return False
     own = {id(node) for node in cls.module.nodes(cls.node)}
-    for user in _users(model, cls.module, cls.name):
+    for user in modules_mentioning(model, cls.module, cls.name):
         parents = user.parents(user.tree)
-        for node in _spellings(user).get(cls.name, ()):
+        for node in spellings(user).get(cls.name, ()):
             if id(node) in own or node is cls.node:
                 continue
             call = parents.get(id(node))
@@ -424,11 +425,6 @@ def _parameter_name(call: ast.Call, attribute: str) -> str | None:
     return given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else None
 
 
-def _first_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    params = [*function.args.posonlyargs, *function.args.args]
-    return params[0].arg if params else None
-
-
 def _is_name(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
@@ -443,7 +439,7 @@ def _prefixes(cls: ClassInfo, call: ast.Call, through_super: bool) -> bool:
     return given is None or (isinstance(given, ast.Constant) and given.value is True)
 
 
-def _is_super(node: ast.expr, self_name: str, cls: ClassInfo) -> bool:
+def _is_super(node: ast.expr, cls: ClassInfo) -> bool:
     """``super()`` / ``super(Cls, self)``, or a base named directly (``Base.__init__(self)``)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
         return True
