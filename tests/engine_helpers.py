@@ -1,7 +1,10 @@
-"""Running the engine on a small module written by a test."""
+"""Running the engine on a small module written by a test, and a probe of what MindSpore does."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 
 from msgraphlint.pipeline import new_engine
@@ -24,3 +27,14 @@ def findings_on_lines(tmp_path, header: str, body: str, symbols: set[str]) -> se
         for f in check_source(tmp_path, source)
         if f.rule.symbol in symbols
     }
+
+
+def run_probe(tmp_path, script: str, *args: str, **environment: str) -> tuple[dict[str, str], str]:
+    """Run a probe script with the test's Python (MindSpore's logs quiet) and read the
+    ``name|verdict`` lines it prints; also its output, to show when an assertion fails."""
+    path = tmp_path / "probe.py"
+    path.write_text(textwrap.dedent(script), "utf-8")
+    result = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True,
+                            env=dict(os.environ, GLOG_v="3", **environment), timeout=600, check=False)
+    verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
+    return verdicts, result.stdout + result.stderr[-2000:]

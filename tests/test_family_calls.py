@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from .engine_helpers import findings_on_lines
+from .engine_helpers import findings_on_lines, run_probe
 
 FAMILY = {"call-arguments-mismatch", "tangent-structure-mismatch"}
 HEADER = """
@@ -387,13 +384,8 @@ for shown, call in calls.items():
 @pytest.mark.parametrize("level", ["strict", "lax"])
 def test_the_compiler_refuses_what_python_side_calls_hand_on_and_mismatched_tangents(tmp_path, level):
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    script = tmp_path / "python_side.py"
-    script.write_text(textwrap.dedent(PYTHON_SIDE), "utf-8")
-    environment = dict(os.environ, MS_DEV_JIT_SYNTAX_LEVEL="0" if level == "strict" else "2",
-                       GLOG_v="3")
-    result = subprocess.run([sys.executable, str(script), level], capture_output=True, text=True,
-                            env=environment, timeout=600, check=False)
-    verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
+    verdicts, output = run_probe(tmp_path, PYTHON_SIDE, level,
+                                 MS_DEV_JIT_SYNTAX_LEVEL="0" if level == "strict" else "2")
     assert verdicts == {
         "net(x, x)": "fails",
         "Jvp(net)(x, x, x)": "fails",
@@ -408,4 +400,4 @@ def test_the_compiler_refuses_what_python_side_calls_hand_on_and_mismatched_tang
         "ops.jvp(net, (x,), (x,))": "fails",
         "ops.jvp(pair, (x, x), (x,))": "fails",
         "ops.jvp(pair, (x, x), (x, x))": "compiles",
-    }, result.stdout + result.stderr[-2000:]
+    }, output

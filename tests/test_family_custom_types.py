@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from .engine_helpers import findings_on_lines
+from .engine_helpers import findings_on_lines, run_probe
 
 FAMILY = {
     "custom-object-with-tensor",
@@ -715,16 +712,13 @@ def test_branches_on_state_assigned_later_are_reported_and_their_siblings_are_no
     assert _branch_findings(tmp_path) == REPORTED_BRANCHES
 
 
+@pytest.mark.compiler
 def test_lax_keeps_the_first_branch_exactly_where_the_rule_says(tmp_path):
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
     code = tmp_path / "code"
     code.mkdir()
     reported = _branch_findings(code)
-    script = tmp_path / "probe.py"
-    script.write_text(STATE_BRANCHES_PROBE, "utf-8")
-    result = subprocess.run([sys.executable, str(script), str(code)], capture_output=True, text=True,
-                            env=dict(os.environ, GLOG_v="3"), timeout=600, check=False)
-    verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
+    verdicts, output = run_probe(tmp_path, STATE_BRANCHES_PROBE, str(code))
     differing = {name for name, verdict in verdicts.items() if verdict == "differs"}
-    assert len(verdicts) == 18, result.stdout + result.stderr[-2000:]
+    assert len(verdicts) == 18, output
     assert differing == reported

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
-from .engine_helpers import findings_on_lines
+from .engine_helpers import findings_on_lines, run_probe
 
 FAMILY = {"parameter-set-data", "parameter-attribute-set", "inplace-random-init"}
 HEADER = """
@@ -285,20 +281,16 @@ def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_the
     ]
 
 
+@pytest.mark.compiler
 @pytest.mark.parametrize("level", ["strict", "lax"])
 def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_others(tmp_path, level):
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
     code = tmp_path / "code"  # the probe apart: its imports of the classes are no uses of them
     code.mkdir()
     (code / "shared_names.py").write_text(SHARED_NAMES, "utf-8")
-    script = tmp_path / "probe.py"
-    script.write_text(SHARED_NAMES_PROBE, "utf-8")
-    result = subprocess.run([sys.executable, str(script), level, str(code)], capture_output=True,
-                            text=True, env=dict(os.environ, GLOG_v="3"), timeout=600, check=False)
-    verdicts = dict(line.split("|") for line in result.stdout.splitlines() if "|" in line)
+    verdicts, output = run_probe(tmp_path, SHARED_NAMES_PROBE, level, str(code))
     assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails", "Wider": "fails",
-                        "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles"}, (
-        result.stdout + result.stderr[-2000:])
+                        "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles"}, output
     reported = {name for name, _ in _shared_name_findings(code)}
     assert reported == {name for name, verdict in verdicts.items() if verdict == "fails"}
 
