@@ -9,6 +9,7 @@ buffer under ``--from-stdin``).
 
 from __future__ import annotations
 
+import atexit
 import gc
 from dataclasses import replace
 from pathlib import Path
@@ -125,11 +126,16 @@ class _SharedAnalysis:
         """Hand what was frozen back to the collector when the run ends. Unfrozen objects reach
         the oldest generation without counting towards its next collection, so a process that
         lints again (an editor's pylint server) collects them here, or it would keep the garbage
-        of every run. A process's first run is spared that (the pylint command exits now)."""
+        of every run. A process's first run is spared that (the pylint command exits now), and
+        its exit freezes what is still alive: the interpreter's last collections would walk all
+        of pylint's and the engine's trees once more (3.5 s of pylint's 11 on mindcv, 0.1 s
+        frozen), to free memory the OS takes back anyway."""
         if self._frozen:
             gc.unfreeze()
             if self._collect_on_release:
                 gc.collect()
+            else:
+                atexit.register(gc.freeze)
             self._collect_on_release = True
         self._analysed, self._frozen = 0, False
 

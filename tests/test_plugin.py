@@ -181,6 +181,26 @@ def test_the_collector_is_handed_back_when_pylint_finishes(tmp_path):
     assert result.stderr.strip().splitlines()[-1] == "[(0, True), (0, True)]"
 
 
+def test_the_pylint_command_exits_without_walking_its_trees_again(tmp_path):
+    # At exit the interpreter collects once more; what is alive then (pylint's and the engine's
+    # trees) is frozen first. A handler registered before the run runs after the plugin's.
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(BAD)
+    script = textwrap.dedent(
+        """
+        import atexit, gc, sys
+        from pylint.lint import Run
+        atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0, file=sys.stderr))
+        Run(["--load-plugins=msgraphlint", "--disable=all", "--enable=msgraphlint",
+             "--score=n", "--persistent=n", "a.py", "b.py"], exit=False)
+        print("frozen after the run:", gc.get_freeze_count() > 0, file=sys.stderr)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert result.stdout.count("host-call-on-tensor") == 2
+    assert result.stderr.strip().splitlines()[-2:] == ["frozen after the run: False", "frozen at exit: True"]
+
+
 def test_the_jit_module_lists_of_the_nearest_pyproject_are_honoured(tmp_path):
     # The CLI and the plugin must agree on what is compiled: einops is compiled unless the project
     # says MindSpore leaves it to the interpreter, math is the interpreter's unless it says so.
