@@ -7,6 +7,7 @@ import ast
 
 from ..knowledge.mindspore import FUNCTION_WRAPPERS, JIT_DECORATORS
 from ..syntax.project import ModuleInfo
+from .variables import function_syntax
 from .compiled import (
     CallEdge, CompiledFunction, FunctionNode, first_parameter, is_host_evaluated, is_static,
 )
@@ -70,7 +71,7 @@ class Callees:
                 callee_module, callee, cls, label = wrapped
                 yield CallEdge(callee_module, callee, cls, label, call, False, binds_call_arguments=False)
                 continue
-            if isinstance(func, ast.Name) and func.id in self.values(caller).local_names:
+            if isinstance(func, ast.Name) and func.id in function_syntax(module, node).local_names:
                 continue  # a parameter, local variable or nested def (walked with the caller)
             if (found := self._plain_callee(module, node, func)) is not None:
                 callee_module, callee, cls, label = found
@@ -100,7 +101,7 @@ class Callees:
         if isinstance(func, ast.Call):
             wrappers = [func]
         elif isinstance(func, ast.Name):
-            local = self.values(caller).assigned_values(func.id)
+            local = function_syntax(module, caller.node).assigned_values(func.id)
             wrappers = local or module.assignments.get(func.id, [])
         else:
             return None

@@ -775,7 +775,7 @@ class Callers:
             init = cls.methods.get("__init__")
             if init is None:
                 continue
-            lines = [(statement.value.func.id, statement.lineno) for statement in ast.walk(init)
+            lines = [(statement.value.func.id, statement.lineno) for statement in module.nodes(init)
                      if isinstance(statement, ast.Assign)
                      and isinstance(statement.value, ast.Call)
                      and isinstance(statement.value.func, ast.Name)

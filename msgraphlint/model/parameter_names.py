@@ -143,7 +143,7 @@ def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
         elif isinstance(statement, ast.For):
             _run_loop(model, cls, statement, self_name, built)
         else:
-            _forget_assigned(statement, self_name, built)
+            _forget_assigned(cls.module, statement, self_name, built)
 
 
 def _run_call(model: ProjectModel, root: ClassInfo, cls: ClassInfo, call: ast.Call, self_name: str,
@@ -201,7 +201,7 @@ def _run_assignment(model: ProjectModel, cls: ClassInfo, statement: ast.Assign, 
 def _run_loop(model: ProjectModel, cls: ClassInfo, loop: ast.For, self_name: str,
               built: _Construction) -> None:
     """``for _, cell in self.cells_and_names():`` and ``for cell in self.cells():`` as hooks."""
-    _forget_assigned(loop, self_name, built)
+    _forget_assigned(cls.module, loop, self_name, built)
     iterated = loop.iter
     if not (isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute)
             and _is_name(iterated.func.value, self_name) and not iterated.args):
@@ -214,9 +214,10 @@ def _run_loop(model: ProjectModel, cls: ClassInfo, loop: ast.For, self_name: str
         _give(model, cls.module, loop.body, target.id, list(built.cells.values()), built)
 
 
-def _forget_assigned(statement: ast.stmt, self_name: str, built: _Construction) -> None:
+def _forget_assigned(module: ModuleInfo, statement: ast.stmt, self_name: str,
+                     built: _Construction) -> None:
     """A Cell attribute set under a condition, a loop or a try may hold something else now."""
-    for node in ast.walk(statement):
+    for node in module.nodes(statement):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _is_name(
                 node.value, self_name):
             built.cells.pop(node.attr, None)

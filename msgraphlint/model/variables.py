@@ -19,7 +19,7 @@ from ..knowledge.mindspore import (
     HOST_COPY_METHODS, HOST_DATA_SIZED_ATTRIBUTES, HOST_PACKAGES, NON_GRAPH_BUILTINS,
     STATIC_CALLS, STATIC_TENSOR_ATTRIBUTES, STATIC_TENSOR_METHODS, VARIABLE_MAKERS,
 )
-from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names
+from ..syntax.project import DEFINITION_STATEMENTS, FUNCTION_NODES, ModuleInfo, bound_names, preorder
 from .compiled import Variability
 
 # Builtins whose result is a host value when their argument is one (`list(ends)`, `zip(a, b)`).
@@ -82,6 +82,27 @@ class FunctionSyntax:
         counts = Counter(inner.name for inner in definitions)
         self.definitions_only = frozenset(
             name for name, count in counts.items() if len(self.bound.get(name, ())) == count)
+
+    @cached_property
+    def value_bindings(self) -> list[tuple[ast.expr, ast.expr | None, frozenset[str]]]:
+        """(target, value, the names the value reads) for the bindings whose value may carry a
+        variable: not those of the names only a ``def`` or ``class`` binds."""
+        found = []
+        for target, value, _ in self.bindings:
+            if value is None and isinstance(target, ast.Name) and target.id in self.definitions_only:
+                continue
+            reads = frozenset() if value is None else frozenset(
+                node.id for node in preorder([value]) if node.__class__ is ast.Name)
+            found.append((target, value, reads))
+        return found
+
+    def assigned_values(self, name: str) -> list[ast.expr]:
+        """The values of ``name = value`` statements when that is the only way ``name`` is
+        bound in the function (not a parameter, loop variable or unpacking target); else []."""
+        values = self.bound.get(name, [])
+        if not values or name in self.parameter_names or any(v is None for v in values):
+            return []
+        return values  # type: ignore[return-value]
 
     @cached_property
     def parameter_names(self) -> frozenset[str]:
@@ -184,23 +205,26 @@ class FunctionValues:
         self._propagate()
 
     def _propagate(self) -> None:
-        bindings = self.syntax.bindings
-        changed = True
-        while changed:
-            changed = False
-            for target, value, _ in bindings:
-                if value is None and isinstance(target, ast.Name) \
-                        and target.id in self.syntax.definitions_only:
-                    continue
+        """Names bound to variables, to a fixed point. What a binding's value gives depends only
+        on the names it reads, so after the first pass only the bindings that read a name the
+        previous pass added are asked again."""
+        bindings = self.syntax.value_bindings
+        pending = range(len(bindings))
+        while pending:
+            added: set[str] = set()
+            for index in pending:
+                target, value, _ = bindings[index]
                 if value is None or self.is_variable(value):
                     for name in self._variable_targets(target, value):
                         if name not in self.names:
                             self.names.add(name)
-                            changed = True
+                            added.add(name)
                     for name in self._host_targets(target, value):
                         if name not in self.host:
                             self.host.add(name)
-                            changed = True  # len() of it is a variable now
+                            added.add(name)  # len() of it is a variable now
+            pending = [index for index, (_, _, reads) in enumerate(bindings)
+                       if not reads.isdisjoint(added)] if added else []
 
     def _variable_targets(self, target: ast.expr, value: ast.expr | None):
         """The names of ``target`` that take a variable: for ``x, (h, w) = self.embed(x)``, only
@@ -311,12 +335,7 @@ class FunctionValues:
         return self.syntax.parents
 
     def assigned_values(self, name: str) -> list[ast.expr]:
-        """The values of ``name = value`` statements when that is the only way ``name`` is
-        bound in the function (not a parameter, loop variable or unpacking target); else []."""
-        values = self.bound.get(name, [])
-        if not values or name in self.parameter_names or any(v is None for v in values):
-            return []
-        return values  # type: ignore[return-value]
+        return self.syntax.assigned_values(name)
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
