@@ -5,7 +5,9 @@ and Parameters a construction leaves sharing one name.
 host-side operations, reported in construct (`ops.assign` updates a Parameter in the graph).
 PyTorch's in-place initialisers (`uniform_`, `normal_`, `zero_`, ...) are Tensor methods with no
 CPU kernel. An init hook that gives the sub-Cells of the outermost Cell new Parameters leaves
-them one bare name (model/parameter_names.py), which a gradient over them cannot compile with.
+them one bare name (model/parameter_names.py), which a gradient over them cannot compile with;
+two Cells that nothing attaches name their Parameters alike, and a Cell reading both sets in
+compiled code cannot compile.
 What the compiler does at each level is in msgraphlint/knowledge/rules/parameters.toml.
 """
 
@@ -16,7 +18,8 @@ import ast
 from msgraphlint.engine.analyze import CellContext, Family, FunctionContext
 
 from msgraphlint.model.attributes import is_parameter_attribute, may_be_tensor_receiver
-from msgraphlint.model.parameter_names import shared_parameter_names
+from msgraphlint.model.compiled import first_parameter
+from msgraphlint.model.parameter_names import parameters_collected_apart, shared_parameter_names
 from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS
 from msgraphlint.syntax.project import ClassInfo
 
@@ -35,6 +38,14 @@ class ParametersFamily(Family):
                      if shared.module is ctx.module else f" by {shared.module.path.name}:{line}")
             ctx.report("duplicate-parameter-name", shared.at, cls.name, shared.name, shown + where,
                        shared.name)
+        apart = parameters_collected_apart(ctx.model, cls)
+        if apart:
+            read = _read_by_compiled_code(cls, ctx)
+            for pair in apart:
+                attrs = [pair.first.targets[0].attr, pair.second.targets[0].attr]
+                if all(attr in read for attr in attrs):
+                    ctx.report("parameters-of-unattached-cells", pair.second, *attrs, pair.kind,
+                               pair.built, pair.kind)
 
     def visit_Call(self, node: ast.Call, ctx: FunctionContext) -> None:
         if not isinstance(node.func, ast.Attribute):
@@ -61,3 +72,15 @@ class ParametersFamily(Family):
 
     def _is_parameter(self, node: ast.expr, ctx: FunctionContext) -> bool:
         return is_parameter_attribute(ctx, node)
+
+
+def _read_by_compiled_code(cls: ClassInfo, ctx: CellContext) -> set[str]:
+    """The attributes of ``self`` that the class's compiled methods read."""
+    read: set[str] = set()
+    for compiled in ctx.model.compiled_functions(ctx.module):
+        if compiled.owner is not cls or (self_name := first_parameter(compiled.node)) is None:
+            continue
+        read.update(node.attr for node in ctx.module.nodes(compiled.node)
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)
+                    and isinstance(node.value, ast.Name) and node.value.id == self_name)
+    return read

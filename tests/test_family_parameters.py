@@ -319,3 +319,223 @@ def test_a_hook_from_another_module_leaves_shared_names_too(tmp_path):
     found = [(f.line, f.message.split(":")[0]) for f in new_engine().check_file(net)
              if f.rule.symbol == "duplicate-parameter-name"]
     assert found == [(10, "Net's construction names several Parameters 'weight' (on a, b by inits.py")]
+
+
+# ----- parameters-of-unattached-cells: two Cells built apart, their Parameters read together ----
+
+COLLECTED = '''
+from mindspore import ParameterTuple, Parameter, Tensor, nn, ops
+import mindspore as ms
+
+
+class Block(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+class Named(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.param = Parameter(Tensor([1.0], ms.float32), name="name_a")
+
+    def construct(self, x):
+        return x + self.param
+
+
+class LocalLayers(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        a = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+        b = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+        self.pa = ParameterTuple(a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1] + self.pb[1]
+
+
+class LocalBlocks(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        online = Block()
+        target = Block()
+        self.online = ParameterTuple(online.trainable_params())
+        self.target = ParameterTuple(target.trainable_params())
+
+    def construct(self, x):
+        return x + (self.online[0] - self.target[0]).sum()
+
+
+class OtherElements(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        a = Block()
+        b = Block()
+        self.pa = ParameterTuple(a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1] + self.pb[0].sum()
+
+
+class Passed(nn.Cell):
+    def __init__(self, net1, net2):
+        super().__init__()
+        self.param1 = ParameterTuple(net1.get_parameters())
+        self.param2 = ParameterTuple(net2.get_parameters())
+
+    def construct(self, x):
+        return x + self.param1[0] + self.param2[0]
+
+
+class PassedOnce(nn.Cell):
+    def __init__(self, net1, net2):
+        super().__init__()
+        self.param1 = ParameterTuple(net1.get_parameters())
+        self.param2 = ParameterTuple(net2.get_parameters())
+
+    def construct(self, x):
+        return x + self.param1[0] + self.param2[0]
+
+
+class PassedAttached(nn.Cell):
+    def __init__(self, net1, net2):
+        super().__init__()
+        self.param1 = ParameterTuple(net1.get_parameters())
+        self.param2 = ParameterTuple(net2.get_parameters())
+
+    def construct(self, x):
+        return x + self.param1[0] + self.param2[0]
+
+
+class OneRead(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        a = Block()
+        b = Block()
+        self.pa = ParameterTuple(a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1]
+
+
+class AttachedFirst(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        a = Block()
+        b = Block()
+        self.a = a
+        self.b = b
+        self.pa = ParameterTuple(a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1] + self.pb[1]
+
+
+class OneAttached(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Block()
+        b = Block()
+        self.pa = ParameterTuple(self.a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1] + self.pb[1]
+
+
+class Mixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        a = Block()
+        b = Named()
+        self.pa = ParameterTuple(a.get_parameters())
+        self.pb = ParameterTuple(b.get_parameters())
+
+    def construct(self, x):
+        return x + self.pa[1] + self.pb[0]
+
+
+def run_passed(x):
+    net1 = Named()
+    net2 = Named()
+    out_net = Passed(net1, net2)
+    return out_net(x)
+
+
+def run_passed_once(x):
+    net = Named()
+    return PassedOnce(net, net)(x)
+
+
+def run_passed_attached(x):
+    net1 = Named()
+    net2 = Named()
+    holder = nn.CellList([net1, net2])
+    return PassedAttached(net1, net2)(x), holder
+'''
+# What MindSpore 2.10 does with each: its first call in GRAPH_MODE at the level.
+COLLECTED_PROBE = '''
+import sys
+import numpy as np
+import mindspore as ms
+sys.path.insert(0, sys.argv[2])
+import collected as c
+
+ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
+x = ms.Tensor(np.ones((1, 2), np.float32))
+runs = {name: (lambda build: lambda x: build()(x))(getattr(c, name)) for name in (
+    "LocalLayers", "LocalBlocks", "OtherElements", "OneRead", "AttachedFirst", "OneAttached", "Mixed")}
+runs.update({name: getattr(c, name) for name in ("run_passed", "run_passed_once", "run_passed_attached")})
+for name, run in runs.items():
+    try:
+        run(x)
+        print(f"{name}|compiles")
+    except RuntimeError as error:
+        print(f"{name}|fails" if "already exists" in str(error) else f"{name}|{error}")
+'''
+
+
+def _collected_findings(path) -> set[str]:
+    """The classes reported, by the line each finding is on."""
+    from msgraphlint.pipeline import new_engine
+
+    path.write_text(COLLECTED, "utf-8")
+    classes = {}
+    for number, line in enumerate(COLLECTED.splitlines(), 1):
+        if line.startswith("class "):
+            current = line[6:].split("(")[0]
+        classes[number] = current if line.startswith(("class ", " ")) else None
+    return {classes[f.line] for f in new_engine().check_file(path)
+            if f.rule.symbol == "parameters-of-unattached-cells"}
+
+
+def test_parameters_of_unattached_cells_read_together_are_found(tmp_path):
+    """Two Cells of one class that nothing attaches (locals of __init__, or a driver's locals
+    passed in), both sets read in construct, whichever elements. Not: one set read, Cells
+    attached before (by the Cell or by the driver), one Cell passed twice, two classes."""
+    assert _collected_findings(tmp_path / "collected.py") == {
+        "LocalLayers", "LocalBlocks", "OtherElements", "Passed"}
+
+
+@pytest.mark.compiler
+@pytest.mark.parametrize("level", ["strict", "lax"])
+def test_the_compiler_rejects_parameters_of_unattached_cells_read_together(tmp_path, level):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    verdicts, output = run_probe(tmp_path, COLLECTED_PROBE, level, str(code)) if (
+        code / "collected.py").write_text(COLLECTED, "utf-8") else ({}, "")
+    assert verdicts == {"LocalLayers": "fails", "LocalBlocks": "fails", "OtherElements": "fails",
+                        "OneRead": "compiles", "AttachedFirst": "compiles", "OneAttached": "compiles",
+                        "Mixed": "compiles", "run_passed": "fails", "run_passed_once": "compiles",
+                        "run_passed_attached": "compiles"}, output
+    # Passed is reported for run_passed: the construction that passes two Cells built apart.
+    assert _collected_findings(code / "collected.py") == {
+        "LocalLayers", "LocalBlocks", "OtherElements", "Passed"}

@@ -205,6 +205,13 @@ def _judge_rejected(finding: Finding, target: ConfirmTarget, result: dict, devic
         # and the finding's own API in the message.
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} in the same"
                             f" function: {error} (In file {_where(primary)})")], message
+    if (primary and here is None and named and target.span
+            and target.span[0] <= finding.line <= target.span[1]):
+        # A finding on what the class's construction builds (its __init__): the compiler
+        # names the compiled code that reads it, with the error this finding predicts.
+        return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} where compiled"
+                            f" code reads what this line builds: {error} (In file {_where(primary)})")
+                           ], message
     if primary and (called := _calls_helper(primary, finding)):
         # MindSpore often names the call site in the caller, not the line inside the helper.
         return CONFIRMED, [("compile", f"MindSpore rejects {target.label} {where} at the call of"

@@ -478,6 +478,10 @@ DRIVER_CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 
 # Cell.apply(fn) calls fn on every Cell below and then on the Cell itself; a loop over
 # cells_and_names() visits the same, cells() only the direct children.
+PARAMETER_TUPLE_CLASS = "mindspore.ParameterTuple"
+# Cell methods that list a Cell's Parameters (under their current names): what a ParameterTuple
+# collects from another Cell.
+CELL_PARAMETER_LISTS = frozenset({"get_parameters", "trainable_params"})
 CELL_APPLY_METHOD = "apply"
 CELL_TREE_ITERATOR = "cells_and_names"
 CELL_CHILD_ITERATOR = "cells"
@@ -507,6 +511,8 @@ CANONICAL_SPELLINGS = {
     "mindspore.common.api.ms_function": "mindspore.ms_function",
     "mindspore.common.Parameter": "mindspore.Parameter",
     "mindspore.common.parameter.Parameter": "mindspore.Parameter",
+    "mindspore.common.ParameterTuple": "mindspore.ParameterTuple",
+    "mindspore.common.parameter.ParameterTuple": "mindspore.ParameterTuple",
     "mindspore.common.Tensor": "mindspore.Tensor",
     "mindspore.common.tensor.Tensor": "mindspore.Tensor",
     "mindspore.jit_class": "mindspore.jit_class",

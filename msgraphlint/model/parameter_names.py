@@ -12,6 +12,13 @@ already exists") in every mode, and a gradient with respect to them (value_and_g
 weights, a jit training step) fails to compile. A Cell that another Cell holds is renamed when
 it is attached, so only a class that no Cell of the project holds is asked about.
 
+A Cell that nothing attaches keeps the names its own class gives its Parameters (``fc.weight``),
+so two such Cells of one class name theirs alike. A Cell that collects both sets in two
+ParameterTuples (``ParameterTuple(online.get_parameters())``, a target network for an EMA
+update) and reads both in compiled code makes the graph take two Parameters of one name, which
+no level compiles ("its name 'fc.weight' already exists"); PyNative runs it. Attaching the two
+Cells first (``self.online = online``, a CellList) renames them after their paths.
+
 Precision: only certain Cells are counted (an unconditional ``self.x = Layer(...)`` of
 ``__init__`` or of a method it calls, a literal container, a comprehension over a literal
 range), only hooks that ``__init__`` runs unconditionally, only guards that are ``isinstance``
@@ -27,13 +34,14 @@ from dataclasses import dataclass, field
 
 from ..knowledge import cell_classes
 from ..knowledge.mindspore import (
-    CELL_APPLY_METHOD, CELL_CHILD_ITERATOR, CELL_CLASS, CELL_CONTAINERS, CELL_TREE_ITERATOR,
-    PARAMETER_CLASSES, is_mindspore_layer_class,
+    CELL_APPLY_METHOD, CELL_CHILD_ITERATOR, CELL_CLASS, CELL_CONTAINERS, CELL_PARAMETER_LISTS,
+    CELL_TREE_ITERATOR, PARAMETER_CLASSES, PARAMETER_TUPLE_CLASS, WEIGHTED_LAYERS,
+    is_mindspore_layer_class,
 )
 from ..syntax.project import ClassInfo, ModuleInfo
 from .attributes import _target_version
-from .callers import _scope_at
-from .compiled import first_parameter
+from .callers import _scope_at, single_assignment
+from .compiled import Construction, first_parameter
 from .modes import modules_mentioning, spellings
 from .scope import ProjectModel
 
@@ -112,6 +120,149 @@ def _hooks_anything(cls: ClassInfo) -> bool:
     function may come from another module)."""
     body = "\n".join(cls.module.source.lines[cls.node.lineno - 1:cls.node.end_lineno])
     return "Parameter(" in body or any(f".{word}(" in body for word in HOOK_WORDS)
+
+
+@dataclass(frozen=True)
+class CollectedApart:
+    """Two ParameterTuple attributes of a Cell collecting the Parameters of two Cells of one
+    class that nothing attaches: both keep the names that class gives them."""
+
+    first: ast.Assign  # self.a = ParameterTuple(online.get_parameters())
+    second: ast.Assign
+    kind: str  # the class of the two Cells, as written
+    # Where they are built: two locals of __init__, or a construction's two arguments
+    built: str
+
+
+def parameters_collected_apart(model: ProjectModel, cls: ClassInfo) -> list[CollectedApart]:
+    """The pairs of the class's ParameterTuple attributes that collect, in some construction the
+    project shows, the Parameters of two distinct Cells of one class built apart (locals of
+    ``__init__`` or a driver's locals passed in) that nothing attaches before, each certainly
+    holding a Parameter with a name its class fixes."""
+    return model.memo(model.table("parameters_collected_apart"), id(cls),
+                      lambda: _collected_apart(model, cls))
+
+
+def _collected_apart(model: ProjectModel, cls: ClassInfo) -> list[CollectedApart]:
+    init = cls.methods.get("__init__")
+    if init is None or not model.is_cell(cls) or "ParameterTuple(" not in "\n".join(
+            cls.module.source.lines[init.lineno - 1:init.end_lineno]):
+        return []
+    self_name = first_parameter(init)
+    module = cls.module
+    built_here: dict[str, ast.Call] = {}  # a local of __init__ -> the Cell it is bound to
+    collected: list[tuple[ast.Assign, str, str]] = []  # (statement, source, its list method)
+    for statement in init.body:  # unconditional statements only
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            continue
+        target, value = statement.targets[0], statement.value
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+            built_here[target.id] = value
+        elif (isinstance(target, ast.Attribute) and _is_name(target.value, self_name)
+              and (source := _collected_from(module, value)) is not None):
+            collected.append((statement, *source))
+    if len(collected) < 2:
+        return []
+    reads = Counter(node.id for node in module.nodes(init)
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+    parameters = {p.arg for p in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
+    found: list[CollectedApart] = []
+    for index, (first, source, method) in enumerate(collected):
+        for second, other, other_method in collected[index + 1:]:
+            if source == other or method != other_method or reads[source] != 1 or reads[other] != 1:
+                continue  # one Cell twice, or a Cell used otherwise (attached, passed on)
+            if source in built_here and other in built_here:
+                kinds = [_cell_kind(model, module, cls.scope, built_here[name], method)
+                         for name in (source, other)]
+                where = f"'{source}' and '{other}' in __init__"
+            elif source in parameters and other in parameters and source not in built_here:
+                kinds, where = _passed_apart(model, cls, init, source, other, method)
+            else:
+                continue
+            if kinds and kinds[0] is not None and kinds[0] == kinds[1]:
+                found.append(CollectedApart(first, second, kinds[0], where))
+    return found
+
+
+def _collected_from(module: ModuleInfo, value: ast.expr) -> tuple[str, str] | None:
+    """``ParameterTuple(name.get_parameters())``: (name, the list method)."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords
+            and module.imports.qualify(value.func) == PARAMETER_TUPLE_CLASS):
+        return None
+    listed = value.args[0]
+    if (isinstance(listed, ast.Call) and not listed.args and not listed.keywords
+            and isinstance(listed.func, ast.Attribute) and listed.func.attr in CELL_PARAMETER_LISTS
+            and isinstance(listed.func.value, ast.Name)):
+        return listed.func.value.id, listed.func.attr
+    return None
+
+
+def _passed_apart(model: ProjectModel, cls: ClassInfo, init: ast.FunctionDef | ast.AsyncFunctionDef,
+                  source: str, other: str, method: str) -> tuple[list[str | None], str]:
+    """The class of the two Cells that a construction of ``cls`` passes as ``source`` and
+    ``other``, built apart in its driver (each a local bound once, used only there), when some
+    construction passes two of one class; else []."""
+    firsts = model.constructor_arguments(cls, init, ast.Name(id=source))
+    seconds = model.constructor_arguments(cls, init, ast.Name(id=other))
+    if not firsts or not seconds or len(firsts) != len(seconds):
+        return [], ""
+    for one, two in zip(firsts, seconds):
+        if one.function is None or one.function is not two.function:
+            continue
+        calls = [_driver_cell(one), _driver_cell(two)]
+        if None in calls or calls[0] is calls[1]:
+            continue
+        kinds = [_cell_kind(model, one.module, one.module.scope_of(one.function) or (), call, method)
+                 for call in calls]
+        if kinds[0] is not None and kinds[0] == kinds[1]:
+            line = one.expr.lineno
+            return kinds, f"{ast.unparse(one.expr)} and {ast.unparse(two.expr)} built apart by " \
+                f"{getattr(one.function, 'name', 'the module')}() at {one.module.path.name}:{line}"
+    return [], ""
+
+
+def _driver_cell(passed: Construction) -> ast.Call | None:
+    """The call that builds the Cell a driver passes: inline, or a local bound once to it whose
+    only other uses are calls of it (net(x)): passed to nothing else, so attached to nothing."""
+    if isinstance(passed.expr, ast.Call):
+        return passed.expr
+    if not isinstance(passed.expr, ast.Name) or passed.function is None:
+        return None
+    value = single_assignment(passed.module, passed.function, passed.expr.id)
+    if not isinstance(value, ast.Call):
+        return None
+    parents = passed.module.parents(passed.module.tree)
+    for node in passed.module.nodes(passed.function):
+        if isinstance(node, ast.Name) and node.id == passed.expr.id and isinstance(node.ctx, ast.Load) \
+                and node is not passed.expr:
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Call) and parent.func is node):
+                return None
+    return value
+
+
+def _cell_kind(model: ProjectModel, module: ModuleInfo, scope: tuple[ast.AST, ...], call: ast.Call,
+               method: str) -> str | None:
+    """The class ``call`` builds, when it is a Cell certainly holding a Parameter whose name its
+    class fixes (``trainable_params``: one of a MindSpore layer, trainable); else None."""
+    project = model.class_named(call.func, module, scope)
+    if project is not None:
+        return project.name if model.is_cell(project) and _holds_named_parameter(
+            model, project, own=method == "get_parameters") else None
+    qualified = module.imports.qualify(call.func)
+    if qualified is None or not is_mindspore_layer_class(qualified):
+        return None
+    defining = _defining(model, qualified)
+    return qualified.rsplit(".", 1)[-1] if defining and defining.rsplit(".", 1)[-1] in WEIGHTED_LAYERS else None
+
+
+def _holds_named_parameter(model: ProjectModel, cls: ClassInfo, own: bool) -> bool:
+    built = _Construction()
+    _run_init(model, cls, cls, built, 1)
+    if own and built.own:
+        return True
+    return any(isinstance(held.kind, str) and held.kind.rsplit(".", 1)[-1] in WEIGHTED_LAYERS
+               for cell in built.cells.values() for held in cell.tree())
 
 
 # ----- the construction, statement by statement ---------------------------------------------------
