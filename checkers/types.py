@@ -18,7 +18,9 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.knowledge.api_snapshot import kind_of, release
-from msgraphlint.model.attributes import attribute_assignments, held_call_names, held_class
+from msgraphlint.model.attributes import (
+    attribute_assignments, held_call_names, held_class, is_parameter_attribute,
+)
 from msgraphlint.values.domain import is_array_value, is_tensor_value, mapped_shape
 from msgraphlint.values.interpret import evaluation
 from msgraphlint.values.kinds import MULTI, kinds_of
@@ -41,6 +43,7 @@ INDEX_INSTEAD = "ops.stack of the elements indexed by the tensor"
 OUTPUT_INSTEAD = "return tensors only and call it inside the graph"
 JIT_CLASS_OUTPUT_INSTEAD = "return its fields (tensors, numbers) and build the object in Python"
 NONE_GRAPH_INSTEAD = "return a tensor (the input, or a flag) from the graph"
+NONE_SUBGRAPH_INSTEAD = "return a tensor (the input, or a flag) from the function"
 PERCENT_INSTEAD = "an f-string, or the tensor itself as the exception's argument"
 
 # ----- data --------------------------------------------------------------------------------
@@ -76,9 +79,12 @@ class TypesFamily(Family):
     # ----- graphs that give None and may raise; %-formatting of a tensor ------------------
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
-        """A root graph that gives back only None and raises under a test on a tensor: STRICT
-        cannot build its output ("Invalid abstract;AbstractNone"), whatever the input."""
-        if not ctx.function.is_root or (ctx.cell is not None and ctx.model.holders(ctx.cell)):
+        """A graph that gives back only None and raises under a test on a tensor: STRICT cannot
+        build its output, whatever the input. A root fails with "Invalid abstract;AbstractNone";
+        a function compiled code calls (a subgraph) with "output index [0] large than the output
+        size [0]", also when the branch assigns a Parameter instead of raising."""
+        root = ctx.function.is_root
+        if root and ctx.cell is not None and ctx.model.holders(ctx.cell):
             return
         nodes = ctx.module.body_nodes(function)
         if any(n.__class__ is ast.Return and not _is_none(n.value) for n in nodes):
@@ -86,11 +92,20 @@ class TypesFamily(Family):
         dead = ctx.model.unevaluated_nodes(ctx.function)
         parents = ctx.module.parents(function)
         for node in nodes:
-            if node.__class__ is ast.Raise and id(node) not in dead:
-                test = _variable_test_above(node, parents, function, ctx)
-                if test is not None:
-                    ctx.report("raise-in-none-graph", node, function.name, test.lineno, NONE_GRAPH_INSTEAD)
-                    return
+            if id(node) in dead:
+                continue
+            if node.__class__ is ast.Raise:
+                effect = "raises"
+            elif not root and node.__class__ is ast.Assign and any(
+                    is_parameter_attribute(ctx, target) for target in node.targets):
+                effect = f"assigns '{ast.unparse(node.targets[0])}'"
+            else:
+                continue
+            test = _variable_test_above(node, parents, function, ctx)
+            if test is not None:
+                ctx.report("raise-in-none-graph", node, function.name, effect, test.lineno,
+                           NONE_GRAPH_INSTEAD if root else NONE_SUBGRAPH_INSTEAD)
+                return
 
     def visit_BinOp(self, node: ast.BinOp, ctx: FunctionContext) -> None:
         if not (isinstance(node.op, ast.Mod) and isinstance(node.left, (ast.Constant, ast.JoinedStr))

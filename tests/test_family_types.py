@@ -828,3 +828,179 @@ class Net(nn.Cell):
         return float(self.mask), list(local)
 """
     assert flagged(tmp_path, source, SPARSE) == []
+
+
+# ----- raise-in-none-graph in a function compiled code calls -----------------------------------
+
+NONE_HELPERS = '''
+import numpy as np
+import mindspore as ms
+from mindspore import Parameter, Tensor, nn, ops
+from none_checks import check_elsewhere
+
+
+def check(v):
+    if v > 5:
+        raise ValueError("too big")
+    return None
+
+
+def check_implicit(v):
+    if v > 5:
+        raise ValueError("too big")
+
+
+def check_returns(v):
+    if v > 5:
+        raise ValueError("too big")
+    return v
+
+
+def check_static(x):
+    if x.shape[0] > 5:
+        raise ValueError("too big")
+
+
+def rebinds_only(v):
+    if v > 5:
+        v = v + 1
+
+
+def outer(v):
+    check_implicit(v)
+    return v
+
+
+class Explicit(nn.Cell):
+    def construct(self, x):
+        check(x.sum())
+        return x
+
+
+class ResultUsed(nn.Cell):
+    def construct(self, x):
+        y = check_implicit(x.sum())
+        return x
+
+
+class Method(nn.Cell):
+    def inner(self, x):
+        if x.sum() > 5:
+            raise ValueError("bad")
+        return None
+
+    def construct(self, x):
+        self.inner(x)
+        return x
+
+
+class AssignsParameter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.param = Parameter(Tensor(np.ones(2), ms.float32), name="param")
+
+    def func(self, y):
+        if y.sum() > 0:
+            self.param = y * 2
+
+    def construct(self, x):
+        self.func(x)
+        return self.param
+
+
+class ThroughAnother(nn.Cell):
+    def construct(self, x):
+        return outer(x.sum()) + x
+
+
+class OtherModule(nn.Cell):
+    def construct(self, x):
+        check_elsewhere(x.sum())
+        return x
+
+
+class Returns(nn.Cell):
+    def construct(self, x):
+        check_returns(x.sum())
+        return x
+
+
+class Static(nn.Cell):
+    def construct(self, x):
+        check_static(x)
+        return x
+
+
+class RebindsOnly(nn.Cell):
+    def construct(self, x):
+        rebinds_only(x.sum())
+        return x
+
+
+class RootReturnsValue(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 5:
+            raise ValueError("bad")
+        return x
+'''
+NONE_CHECKS = '''
+def check_elsewhere(v):
+    if v > 5:
+        raise ValueError("too big")
+'''
+NONE_HELPERS_PROBE = '''
+import sys
+import numpy as np
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+import none_helpers as m
+
+ms.set_context(mode=ms.GRAPH_MODE)
+x = ms.Tensor(np.ones((2,), np.float32))
+for name in ("Explicit", "ResultUsed", "Method", "AssignsParameter", "ThroughAnother", "OtherModule",
+             "Returns", "Static", "RebindsOnly", "RootReturnsValue"):
+    try:
+        getattr(m, name)()(x)
+        print(f"{name}|compiles")
+    except RuntimeError as error:
+        print(f"{name}|fails" if "output size" in str(error) else f"{name}|{error}")
+'''
+
+
+def _none_helper_findings(code) -> set[str]:
+    """The Cells whose compile reaches a reported function, per level."""
+    from msgraphlint.pipeline import new_engine
+
+    (code / "none_helpers.py").write_text(NONE_HELPERS, "utf-8")
+    (code / "none_checks.py").write_text(NONE_CHECKS, "utf-8")
+    reported = {}
+    for path in (code / "none_helpers.py", code / "none_checks.py"):
+        for finding in new_engine().check_file(path):
+            if finding.rule.symbol == "raise-in-none-graph":
+                reported[finding.message.split("'")[1]] = finding.severity(Level.STRICT)
+    calls = {"Explicit": "check", "ResultUsed": "check_implicit", "Method": "inner",
+             "AssignsParameter": "func", "ThroughAnother": "check_implicit",
+             "OtherModule": "check_elsewhere", "Returns": "check_returns", "Static": "check_static",
+             "RebindsOnly": "rebinds_only", "RootReturnsValue": "construct"}
+    assert set(reported.values()) <= {Severity.ERROR}
+    return {cell for cell, function in calls.items() if function in reported}
+
+
+def test_a_function_compiled_code_calls_that_gives_back_none_and_raises_is_found(tmp_path):
+    assert _none_helper_findings(tmp_path) == {
+        "Explicit", "ResultUsed", "Method", "AssignsParameter", "ThroughAnother", "OtherModule"}
+
+
+@pytest.mark.compiler
+@pytest.mark.parametrize("level", ["0", "2"])
+def test_the_compiler_rejects_none_helpers_that_raise_at_strict_only(tmp_path, level):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    from .engine_helpers import run_probe
+
+    code = tmp_path / "code"
+    code.mkdir()
+    reported = _none_helper_findings(code)
+    verdicts, output = run_probe(tmp_path, NONE_HELPERS_PROBE, str(code), MS_DEV_JIT_SYNTAX_LEVEL=level)
+    failing = {name for name, verdict in verdicts.items() if verdict == "fails"}
+    assert len(verdicts) == 10 and set(verdicts.values()) <= {"fails", "compiles"}, output
+    assert failing == (reported if level == "0" else set()), output

@@ -1,7 +1,11 @@
-"""raise-in-none-graph, fixed: the graph gives back its input. Per level:
+"""raise-in-none-graph, fixed: the graph and the functions it calls give back their input. Per level:
 msgraphlint explain raise-in-none-graph."""
 
-from mindspore import nn
+import numpy as np
+import mindspore as ms
+from mindspore import Parameter, Tensor, nn, ops
+
+SAMPLE_INPUTS = ("float32[4]",)
 
 
 class CheckRange(nn.Cell):
@@ -9,3 +13,25 @@ class CheckRange(nn.Cell):
         if x.max() > 10:
             raise ValueError("out of range")
         return x
+
+
+def check_finite(x):
+    if ops.isnan(x).any():
+        raise ValueError("input has NaN")
+    return x
+
+
+class Scaled(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = Parameter(Tensor(np.ones(4), ms.float32), name="scale")
+
+    def _track(self, x):
+        if x.max() > 10:
+            self.scale = x * 0.5
+        return x
+
+    def construct(self, x):
+        x = check_finite(x)
+        x = self._track(x)
+        return x * self.scale
