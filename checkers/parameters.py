@@ -24,6 +24,12 @@ from msgraphlint.knowledge.mindspore import INPLACE_INITIALISERS
 from msgraphlint.syntax.project import ClassInfo
 
 SET_DATA_INSTEAD = "ops.assign"
+# How the Parameters came to share their name, and the fix, for each way (duplicate-parameter-name).
+HOOK_NAME = ("a Parameter put on a sub-Cell after it is attached keeps that bare name",
+             "keep the Parameter and change its data (cell.weight.set_data(...)), or name it after"
+             " the one it replaces (name=cell.weight.name)")
+OWN_NAME = ("a name= given to a Parameter of the Cell itself is kept",
+            "give each Parameter its own name, or leave name= out (its attribute names it)")
 
 
 class ParametersFamily(Family):
@@ -36,8 +42,9 @@ class ParametersFamily(Family):
             line = shared.node.lineno
             where = ("" if shared.at is shared.node else f" by line {line}"
                      if shared.module is ctx.module else f" by {shared.module.path.name}:{line}")
+            how, fix = OWN_NAME if shared.own else HOOK_NAME
             ctx.report("duplicate-parameter-name", shared.at, cls.name, shared.name, shown + where,
-                       shared.name)
+                       how, shared.name, fix)
         apart = parameters_collected_apart(ctx.model, cls)
         if apart:
             read = _read_by_compiled_code(cls, ctx)

@@ -233,6 +233,46 @@ class Holder(nn.Cell):
 
     def construct(self, x):
         return self.block(x)
+
+
+class OwnNamedAlike(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.q_bias = Parameter(initializer("zeros", (4,)), name="bias")
+        self.v_bias = Parameter(initializer("zeros", (4,)), name="bias")
+
+    def construct(self, x):
+        return x + self.q_bias + self.v_bias
+
+
+class OwnNamedLikeAttribute(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.bias = Parameter(initializer("zeros", (4,)))
+        self.extra = Parameter(initializer("zeros", (4,)), name="bias")
+
+    def construct(self, x):
+        return x + self.bias + self.extra
+
+
+class OwnUnnamed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.q_bias = Parameter(initializer("zeros", (4,)), name=None)
+        self.v_bias = Parameter(initializer("zeros", (4,)))
+
+    def construct(self, x):
+        return x + self.q_bias + self.v_bias
+
+
+class OwnReassigned(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.q_bias = Parameter(initializer("zeros", (4,)), name="bias")
+        self.q_bias = Parameter(initializer("ones", (4,)), name="bias")
+
+    def construct(self, x):
+        return x + self.q_bias
 '''
 # What MindSpore 2.10 does with each class: a GRAPH_MODE gradient over its weights, taken before
 # its first call, as a training script does (the names as built are printed beside).
@@ -241,11 +281,13 @@ import sys
 import numpy as np
 import mindspore as ms
 sys.path.insert(0, sys.argv[2])
-from shared_names import Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder
+from shared_names import (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder,
+                          OwnNamedAlike, OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned)
 
 ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
 x = ms.Tensor(np.ones((2, 4), np.float32))
-for build in (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder):
+for build in (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder, OwnNamedAlike,
+              OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned):
     net = build()
     try:
         ms.value_and_grad(net, None, net.trainable_params())(x)
@@ -269,8 +311,9 @@ def _shared_name_findings(tmp_path) -> list[tuple[str, str]]:
 def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_them(tmp_path):
     """Bare names given after the sub-Cells are attached: on two sub-Cells, on the Cell's own
     Parameter and a child, by a hook over the whole tree (reported where the class runs it, the
-    hook being a module function), and in a subclass by the base's __init__ (reported where the
-    subclass runs it). Not: a hook over the direct children only (the Dense sit one level down),
+    hook being a module function), in a subclass by the base's __init__ (reported where the
+    subclass runs it), and on the Cell's own Parameters by one name= (twice, or an attribute's).
+    Not: a hook over the direct children only (the Dense sit one level down),
     names made from the path, a Cell another Cell holds (renamed when attached)."""
     assert _shared_name_findings(tmp_path) == [
         ("Direct", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
@@ -278,6 +321,8 @@ def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_the
         ("OwnAndChild", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
         ("Nested", "self.apply(reset_dense)"),
         ("Wider", "super().__init__()"),
+        ("OwnNamedAlike", 'self.v_bias = Parameter(initializer("zeros", (4,)), name="bias")'),
+        ("OwnNamedLikeAttribute", 'self.extra = Parameter(initializer("zeros", (4,)), name="bias")'),
     ]
 
 
@@ -290,7 +335,9 @@ def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_ot
     (code / "shared_names.py").write_text(SHARED_NAMES, "utf-8")
     verdicts, output = run_probe(tmp_path, SHARED_NAMES_PROBE, level, str(code))
     assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails", "Wider": "fails",
-                        "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles"}, output
+                        "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles",
+                        "OwnNamedAlike": "fails", "OwnNamedLikeAttribute": "fails",
+                        "OwnUnnamed": "compiles", "OwnReassigned": "compiles"}, output
     reported = {name for name, _ in _shared_name_findings(code)}
     assert reported == {name for name, verdict in verdicts.items() if verdict == "fails"}
 

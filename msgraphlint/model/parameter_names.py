@@ -72,12 +72,16 @@ class SharedName:
     # Where the class runs it: the assignment itself, or for a hook defined outside the class
     # (a module function handed to self.apply), the class's statement that runs the hook.
     at: ast.stmt | ast.ClassDef
+    # A Parameter of the outermost Cell itself whose name= repeats another of its own, rather
+    # than one put on an attached sub-Cell
+    own: bool = False
 
 
 @dataclass
 class _Construction:
     cells: dict[str, HeldCell] = field(default_factory=dict)  # attribute -> Cell, in order
-    own: list[str] = field(default_factory=list)  # the outermost Cell's own Parameters' names
+    # the outermost Cell's own Parameters: attribute -> (its name, where it is assigned)
+    own: dict[str, tuple[str, ModuleInfo, ast.Assign]] = field(default_factory=dict)
     given: list[SharedName] = field(default_factory=list)
     unnamed: bool = False  # auto_prefix=False: nothing is renamed after its path
     home: ModuleInfo | None = None  # the outermost class's module
@@ -87,8 +91,12 @@ class _Construction:
     running: ast.stmt | None = None
 
     def shared(self, module: ModuleInfo, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
+        self.given.append(self.named(module, node, name, paths))
+
+    def named(self, module: ModuleInfo, node: ast.Assign, name: str, paths: tuple[str, ...],
+              own: bool = False) -> SharedName:
         inside = module is self.home and self.span[0] <= node.lineno <= self.span[1]
-        self.given.append(SharedName(module, node, name, paths, node if inside else self.running))
+        return SharedName(module, node, name, paths, node if inside else self.running, own)
 
 
 def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
@@ -104,12 +112,20 @@ def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
     built = _Construction(home=cls.module, running=cls.node,
                           span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno))
     _run_init(model, cls, cls, built, 0)
-    if built.unnamed or not built.given:
-        return []
-    counts = Counter(built.own)
-    for given in built.given:
-        counts[given.name] += len(given.paths)
-    shared = [given for given in built.given if counts[given.name] > 1]
+    own = Counter(name for name, _, _ in built.own.values())
+    shared: list[SharedName] = []
+    if built.given and not built.unnamed:
+        counts = own.copy()
+        for given in built.given:
+            counts[given.name] += len(given.paths)
+        shared = [given for given in built.given if counts[given.name] > 1]
+    # The Cell's own Parameters named alike (name="weight" twice, or the name of another's
+    # attribute): each after the first, in the order __init__ assigns them.
+    seen: set[str] = set()
+    for name, module, statement in built.own.values():
+        if own[name] > 1 and name in seen:
+            shared.append(built.named(module, statement, name, ("",), own=True))
+        seen.add(name)
     if not shared or not _outermost(model, cls):
         return []
     return shared
@@ -329,10 +345,11 @@ def _run_assignment(model: ProjectModel, cls: ClassInfo, statement: ast.Assign, 
         return
     if _is_name(target.value, self_name):
         built.cells.pop(target.attr, None)
+        built.own.pop(target.attr, None)  # reassigned: the earlier Parameter is gone
         if isinstance(value, ast.Call) and _is_parameter(cls.module, value):
             name = _parameter_name(value, target.attr)
             if name is not None:
-                built.own.append(name)
+                built.own[target.attr] = (name, cls.module, statement)
             return
         held = _held(model, cls.module, cls.scope, value, target.attr, depth) if isinstance(
             value, ast.Call) else None
@@ -372,6 +389,7 @@ def _forget_assigned(module: ModuleInfo, statement: ast.stmt, self_name: str,
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _is_name(
                 node.value, self_name):
             built.cells.pop(node.attr, None)
+            built.own.pop(node.attr, None)
 
 
 # ----- what a hook gives each Cell ------------------------------------------------------------------

@@ -66,3 +66,16 @@ class TwoHeads(nn.Cell):
 
     def construct(self, x):
         return self.left(x) + self.right(x)
+
+
+class QKVBias(nn.Cell):
+    """Reduced from an attention port: the query and value biases were both named 'bias'."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Dense(4, 4)
+        self.q_bias = Parameter(initializer("zeros", (4,)), name="bias")
+        self.v_bias = Parameter(initializer("zeros", (4,)), name="bias")  # expect: duplicate-parameter-name
+
+    def construct(self, x):
+        return self.proj(x) + self.q_bias + self.v_bias

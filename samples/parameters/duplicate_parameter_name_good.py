@@ -61,3 +61,14 @@ class Wrapped(nn.Cell):
 
     def construct(self, x):
         return self.block(x) * 2
+
+
+class QKVBias(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
+        self.q_bias = Parameter(initializer("zeros", (4,)))
+        self.v_bias = Parameter(initializer("zeros", (4,)), name="v_bias")
+
+    def construct(self, x):
+        return self.proj(x) + self.q_bias + self.v_bias
