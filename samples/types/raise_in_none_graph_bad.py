@@ -9,7 +9,7 @@ import numpy as np
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops
 
-SAMPLE_INPUTS = ("float32[4]",)
+SAMPLE_INPUTS = ("float32[2,4]",)
 
 
 class CheckRange(nn.Cell):
@@ -27,13 +27,15 @@ def check_finite(x):
 class Scaled(nn.Cell):
     def __init__(self):
         super().__init__()
+        self.proj = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
         self.scale = Parameter(Tensor(np.ones(4), ms.float32), name="scale")
 
     def _track(self, x):
         if x.max() > 10:
-            self.scale = x * 0.5  # expect: raise-in-none-graph
+            self.scale = self.scale * 0.5  # expect: raise-in-none-graph
 
     def construct(self, x):
+        x = self.proj(x)
         check_finite(x)
         self._track(x)
         return x * self.scale

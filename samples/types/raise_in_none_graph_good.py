@@ -5,7 +5,7 @@ import numpy as np
 import mindspore as ms
 from mindspore import Parameter, Tensor, nn, ops
 
-SAMPLE_INPUTS = ("float32[4]",)
+SAMPLE_INPUTS = ("float32[2,4]",)
 
 
 class CheckRange(nn.Cell):
@@ -24,14 +24,15 @@ def check_finite(x):
 class Scaled(nn.Cell):
     def __init__(self):
         super().__init__()
+        self.proj = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
         self.scale = Parameter(Tensor(np.ones(4), ms.float32), name="scale")
 
     def _track(self, x):
         if x.max() > 10:
-            self.scale = x * 0.5
+            self.scale = self.scale * 0.5
         return x
 
     def construct(self, x):
-        x = check_finite(x)
+        x = check_finite(self.proj(x))
         x = self._track(x)
         return x * self.scale
