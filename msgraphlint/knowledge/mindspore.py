@@ -476,12 +476,12 @@ DRIVER_CONSTANT_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 
 # ----- how nn.Cell walks its tree (the names its Parameters get) ---------------------------------
 
-# Cell.apply(fn) calls fn on every Cell below and then on the Cell itself; a loop over
-# cells_and_names() visits the same, cells() only the direct children.
 PARAMETER_TUPLE_CLASS = "mindspore.ParameterTuple"
 # Cell methods that list a Cell's Parameters (under their current names): what a ParameterTuple
 # collects from another Cell.
 CELL_PARAMETER_LISTS = frozenset({"get_parameters", "trainable_params"})
+# Cell.apply(fn) calls fn on every Cell below and then on the Cell itself; a loop over
+# cells_and_names() visits the same, cells() only the direct children.
 CELL_APPLY_METHOD = "apply"
 CELL_TREE_ITERATOR = "cells_and_names"
 CELL_CHILD_ITERATOR = "cells"

@@ -181,6 +181,9 @@ def _collected_apart(model: ProjectModel, cls: ClassInfo) -> list[CollectedApart
         return []
     reads = Counter(node.id for node in module.nodes(init)
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+    stores = Counter(node.id for node in module.nodes(init)
+                     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
+    built_here = {name: call for name, call in built_here.items() if stores[name] == 1}
     parameters = {p.arg for p in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
     found: list[CollectedApart] = []
     for index, (first, source, method) in enumerate(collected):
@@ -191,7 +194,7 @@ def _collected_apart(model: ProjectModel, cls: ClassInfo) -> list[CollectedApart
                 kinds = [_cell_kind(model, module, cls.scope, built_here[name], method)
                          for name in (source, other)]
                 where = f"'{source}' and '{other}' in __init__"
-            elif source in parameters and other in parameters and source not in built_here:
+            elif source in parameters and other in parameters and not stores[source] + stores[other]:
                 kinds, where = _passed_apart(model, cls, init, source, other, method)
             else:
                 continue
