@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from msgraphlint.syntax.project import walk_python_files
@@ -109,13 +110,15 @@ def run_seconds(command: list[str]) -> float:
     return float(lines[-1].split()[1])
 
 
-def walls_in_turns(commands: dict[str, list[str]], repeat: int) -> dict[str, list[float]]:
+def walls_in_turns(commands: dict[str, list[str]], repeat: int,
+                   timer: Callable[[list[str]], float] = wall) -> dict[str, list[float]]:
     """Every command once per round, ``repeat`` rounds: on a machine whose speed drifts (a shared
-    virtual machine), a baseline and the command compared with it see the same phases."""
+    virtual machine), a baseline and the command compared with it see the same phases. ``timer``
+    times one command (its wall time, or what it reports of itself)."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeat):
         for name, command in commands.items():
-            times[name].append(wall(command))
+            times[name].append(timer(command))
     return times
 
 
@@ -186,10 +189,8 @@ def measure(root: Path, repeat: int, with_pylint: bool) -> list[tuple[str, str]]
         pair = walls_in_turns({name: [*pylint, *args] for name, args in pair_args.items()}, repeat)
         bare, plugin = min(pair["bare"]), min(pair["plugin"])
         run_only = [sys.executable, "-c", PYLINT_RUN_ONLY]
-        runs: dict[str, list[float]] = {"bare": [], "plugin": []}
-        for _ in range(repeat):
-            for name in runs:
-                runs[name].append(run_seconds([*run_only, *pair_args[name]]))
+        runs = walls_in_turns({name: [*run_only, *args] for name, args in pair_args.items()}, repeat,
+                              timer=run_seconds)
         bare_run, plugin_run = min(runs["bare"]), min(runs["plugin"])
         rows += [
             ("pylint --disable=all --enable=line-too-long", f"{bare:.2f} s"),
