@@ -42,6 +42,9 @@ class ParametersFamily(Family):
             line = shared.node.lineno
             where = ("" if shared.at is shared.node else f" by line {line}"
                      if shared.module is ctx.module else f" by {shared.module.path.name}:{line}")
+            if shared.assuming:
+                assumed = list(dict.fromkeys(shared.assuming))
+                where += f", built with its default{'s' * (len(assumed) > 1)} {', '.join(assumed)}"
             how, fix = OWN_NAME if shared.own else HOOK_NAME
             ctx.report("duplicate-parameter-name", shared.at, cls.name, shared.name, shown + where,
                        how, shared.name, fix)

@@ -273,6 +273,73 @@ class OwnReassigned(nn.Cell):
 
     def construct(self, x):
         return x + self.q_bias
+
+
+class HookByDefault(nn.Cell):
+    def __init__(self, weight_init=True):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        if weight_init:
+            self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class HookUnlessSkipped(nn.Cell):
+    def __init__(self, weight_init=""):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        if weight_init == "skip":
+            pass
+        else:
+            self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class HookOffByDefault(nn.Cell):
+    def __init__(self, weight_init=False):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        if weight_init:
+            self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class HookTurnedOff(nn.Cell):
+    def __init__(self, weight_init=True):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        if weight_init:
+            self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+class HookUnderAnInput(nn.Cell):
+    def __init__(self, weight_init=True):
+        super().__init__()
+        self.one = Inner()
+        self.two = Inner()
+        weight_init = weight_init and self.one is not None
+        if weight_init:
+            self.apply(reset_dense)
+
+    def construct(self, x):
+        return self.two(self.one(x))
+
+
+def hook_turned_off():
+    return HookTurnedOff(weight_init=False)
 '''
 # What MindSpore 2.10 does with each class: a GRAPH_MODE gradient over its weights, taken before
 # its first call, as a training script does (the names as built are printed beside).
@@ -282,18 +349,21 @@ import numpy as np
 import mindspore as ms
 sys.path.insert(0, sys.argv[2])
 from shared_names import (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder,
-                          OwnNamedAlike, OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned)
+                          OwnNamedAlike, OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned,
+                          HookByDefault, HookUnlessSkipped, HookOffByDefault, hook_turned_off)
 
 ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
 x = ms.Tensor(np.ones((2, 4), np.float32))
 for build in (Direct, OwnAndChild, Nested, Wider, ChildrenOnly, PathNames, Holder, OwnNamedAlike,
-              OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned):
+              OwnNamedLikeAttribute, OwnUnnamed, OwnReassigned, HookByDefault, HookUnlessSkipped,
+              HookOffByDefault, hook_turned_off):
     net = build()
+    name = type(net).__name__
     try:
         ms.value_and_grad(net, None, net.trainable_params())(x)
-        print(f"{build.__name__}|compiles")
+        print(f"{name}|compiles")
     except RuntimeError as error:
-        print(f"{build.__name__}|fails" if "already exists" in str(error) else f"{build.__name__}|{error}")
+        print(f"{name}|fails" if "already exists" in str(error) else f"{name}|{error}")
 '''
 
 
@@ -312,9 +382,11 @@ def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_the
     """Bare names given after the sub-Cells are attached: on two sub-Cells, on the Cell's own
     Parameter and a child, by a hook over the whole tree (reported where the class runs it, the
     hook being a module function), in a subclass by the base's __init__ (reported where the
-    subclass runs it), and on the Cell's own Parameters by one name= (twice, or an attribute's).
-    Not: a hook over the direct children only (the Dense sit one level down),
-    names made from the path, a Cell another Cell holds (renamed when attached)."""
+    subclass runs it), on the Cell's own Parameters by one name= (twice, or an attribute's), and
+    by a hook under an if on a constructor parameter that its default takes (no construction
+    shown). Not: a hook over the direct children only (the Dense sit one level down), names made
+    from the path, a Cell another Cell holds (renamed when attached), a hook its default or its
+    one construction turns off, a hook under a test the model cannot decide."""
     assert _shared_name_findings(tmp_path) == [
         ("Direct", 'self.a.weight = Parameter(initializer("ones", (4, 4)))'),
         ("Direct", 'self.b.weight = Parameter(initializer("ones", (4, 4)))'),
@@ -323,6 +395,8 @@ def test_duplicate_parameter_names_are_found_where_the_outermost_cell_leaves_the
         ("Wider", "super().__init__()"),
         ("OwnNamedAlike", 'self.v_bias = Parameter(initializer("zeros", (4,)), name="bias")'),
         ("OwnNamedLikeAttribute", 'self.extra = Parameter(initializer("zeros", (4,)), name="bias")'),
+        ("HookByDefault", "self.apply(reset_dense)"),
+        ("HookUnlessSkipped", "self.apply(reset_dense)"),
     ]
 
 
@@ -337,7 +411,9 @@ def test_the_compiler_rejects_the_gradient_over_shared_names_and_not_over_the_ot
     assert verdicts == {"Direct": "fails", "OwnAndChild": "fails", "Nested": "fails", "Wider": "fails",
                         "ChildrenOnly": "compiles", "PathNames": "compiles", "Holder": "compiles",
                         "OwnNamedAlike": "fails", "OwnNamedLikeAttribute": "fails",
-                        "OwnUnnamed": "compiles", "OwnReassigned": "compiles"}, output
+                        "OwnUnnamed": "compiles", "OwnReassigned": "compiles",
+                        "HookByDefault": "fails", "HookUnlessSkipped": "fails",
+                        "HookOffByDefault": "compiles", "HookTurnedOff": "compiles"}, output
     reported = {name for name, _ in _shared_name_findings(code)}
     assert reported == {name for name, verdict in verdicts.items() if verdict == "fails"}
 

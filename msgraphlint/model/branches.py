@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 import operator
 
-from ..syntax.project import bound_names
+from ..syntax.project import ClassInfo, bound_names
 from .attributes import complete_class, mindspore_base_attributes
 from .compiled import (
     CallEdge, CompiledFunction, FunctionNode, Literal, bind_arguments, first_parameter, is_static,
     parameter_defaults,
 )
+from .scope import ProjectModel
+from .variables import function_syntax
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
@@ -109,6 +111,32 @@ def constant_truth(test: ast.expr, known: dict[str, frozenset]) -> bool | None:
                 return None  # `"a" < 1`: the compiler's error, not a fold
             return truths.pop() if len(truths) == 1 else None
     return None
+
+
+def construction_truth(model: ProjectModel, cls: ClassInfo, init: FunctionNode,
+                       test: ast.expr) -> bool | None:
+    """The truth of an if-test of ``cls.__init__`` on its parameters, for every construction of
+    ``cls`` the project shows (`if weight_init: self.apply(init)` in a class built with
+    ``weight_init=False``), or, where the project shows none (an outermost Cell its users
+    build), for the parameters' literal defaults; None when a parameter is rebound in
+    ``__init__``, any construction passes something else than a literal, or the test reads
+    anything else."""
+    rebound = function_syntax(cls.module, init).bound
+    shown = model.constructor_calls(cls) is not None
+    defaults = parameter_defaults(init)
+    known: dict[str, frozenset] = {}
+    for name in {node.id for node in ast.walk(test) if node.__class__ is ast.Name}:
+        if name in rebound:
+            return None
+        if shown:
+            passed = model.constructor_arguments(cls, init, ast.Name(id=name))
+            literals = [_literal(p.expr) for p in passed] if passed else [_NOT_A_LITERAL]
+        else:
+            literals = [_literal(defaults.get(name))] if name in defaults else [_NOT_A_LITERAL]
+        if _NOT_A_LITERAL in literals:
+            return None
+        known[name] = frozenset(literals)
+    return constant_truth(test, known)
 
 
 def _possible(expr: ast.expr, known: dict[str, frozenset]) -> frozenset | None:

@@ -21,7 +21,9 @@ Cells first (``self.online = online``, a CellList) renames them after their path
 
 Precision: only certain Cells are counted (an unconditional ``self.x = Layer(...)`` of
 ``__init__`` or of a method it calls, a literal container, a comprehension over a literal
-range), only hooks that ``__init__`` runs unconditionally, only guards that are ``isinstance``
+range), only hooks that ``__init__`` runs unconditionally or under an if that every construction
+the project shows decides alike (where it shows none, as the outermost Cell's users build it, the
+parameters' defaults decide it, and the finding says so), only guards that are ``isinstance``
 tests, only names that are literals or absent. Every doubt leaves a Cell uncounted or the class
 out.
 """
@@ -40,8 +42,9 @@ from ..knowledge.mindspore import (
 )
 from ..syntax.project import ClassInfo, ModuleInfo
 from .attributes import _target_version
+from .branches import construction_truth
 from .callers import _scope_at, single_assignment
-from .compiled import Construction, first_parameter
+from .compiled import Construction, first_parameter, parameter_defaults
 from .modes import modules_mentioning, spellings
 from .scope import ProjectModel
 
@@ -75,6 +78,9 @@ class SharedName:
     # A Parameter of the outermost Cell itself whose name= repeats another of its own, rather
     # than one put on an attached sub-Cell
     own: bool = False
+    # The constructor defaults an if of __init__ was decided with, where the project shows no
+    # construction of the class (`weight_init=True`)
+    assuming: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,6 +95,10 @@ class _Construction:
     # The statement of that class being run (the class itself while a base's __init__ it
     # inherits runs): where a hook written elsewhere is reported.
     running: ast.stmt | None = None
+    # Whether the ifs of the root's __init__ fold on its constructions (or, where the project
+    # shows none, its defaults): for the outermost Cell, which its users build
+    folds_ifs: bool = False
+    assuming: list[str] = field(default_factory=list)
 
     def shared(self, module: ModuleInfo, node: ast.Assign, name: str, paths: tuple[str, ...]) -> None:
         self.given.append(self.named(module, node, name, paths))
@@ -96,7 +106,8 @@ class _Construction:
     def named(self, module: ModuleInfo, node: ast.Assign, name: str, paths: tuple[str, ...],
               own: bool = False) -> SharedName:
         inside = module is self.home and self.span[0] <= node.lineno <= self.span[1]
-        return SharedName(module, node, name, paths, node if inside else self.running, own)
+        return SharedName(module, node, name, paths, node if inside else self.running, own,
+                          tuple(self.assuming))
 
 
 def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
@@ -109,7 +120,7 @@ def shared_parameter_names(model: ProjectModel, cls: ClassInfo) -> list[SharedNa
 def _shared_names(model: ProjectModel, cls: ClassInfo) -> list[SharedName]:
     if not model.is_cell(cls) or not any(_hooks_anything(klass) for klass in model.mro(cls)):
         return []
-    built = _Construction(home=cls.module, running=cls.node,
+    built = _Construction(home=cls.module, running=cls.node, folds_ifs=True,
                           span=(cls.node.lineno, cls.node.end_lineno or cls.node.lineno))
     _run_init(model, cls, cls, built, 0)
     own = Counter(name for name, _, _ in built.own.values())
@@ -303,7 +314,15 @@ def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
     self_name = first_parameter(function)
     if self_name is None:
         return
-    for statement in function.body:
+    # The root's own __init__ takes what its constructions pass: its ifs on them fold.
+    folds = built.folds_ifs and cls is root and function is cls.methods.get("__init__")
+    _run_statements(model, root, cls, function, function.body, self_name, built, depth, folds)
+
+
+def _run_statements(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
+                    function: ast.FunctionDef | ast.AsyncFunctionDef, statements: list[ast.stmt],
+                    self_name: str, built: _Construction, depth: int, folds: bool) -> None:
+    for statement in statements:
         if cls.module is built.home and built.span[0] <= statement.lineno <= built.span[1]:
             built.running = statement
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
@@ -312,8 +331,22 @@ def _run_body(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
             _run_assignment(model, cls, statement, self_name, built, depth)
         elif isinstance(statement, ast.For):
             _run_loop(model, cls, statement, self_name, built)
+        elif isinstance(statement, ast.If) and folds and (
+                truth := construction_truth(model, cls, function, statement.test)) is not None:
+            # `if weight_init: self.apply(init)`: only the branch every construction takes runs
+            if model.constructor_calls(cls) is None:
+                built.assuming.extend(_defaults_read(function, statement.test))
+            _run_statements(model, root, cls, function, statement.body if truth else statement.orelse,
+                            self_name, built, depth, folds)
         else:
             _forget_assigned(cls.module, statement, self_name, built)
+
+
+def _defaults_read(init: ast.FunctionDef | ast.AsyncFunctionDef, test: ast.expr) -> list[str]:
+    """``weight_init=True`` for each parameter the test reads, as its default gives it."""
+    defaults = parameter_defaults(init)
+    return [f"{name}={ast.unparse(defaults[name])}" for name in sorted(
+        {node.id for node in ast.walk(test) if isinstance(node, ast.Name)}) if name in defaults]
 
 
 def _run_call(model: ProjectModel, root: ClassInfo, cls: ClassInfo, call: ast.Call, self_name: str,

@@ -79,3 +79,22 @@ class QKVBias(nn.Cell):
 
     def construct(self, x):
         return self.proj(x) + self.q_bias + self.v_bias
+
+
+class PortedViT(nn.Cell):
+    """Reduced from a timm port: the hook runs under weight_init, which defaults to True."""
+
+    def __init__(self, weight_init=True):
+        super().__init__()
+        self.blocks = nn.SequentialCell([nn.Dense(4, 4), nn.Dense(4, 4)])
+        self.head = nn.Dense(4, 2)
+        if weight_init:
+            self._init_weights()
+
+    def _init_weights(self):
+        for _, cell in self.cells_and_names():
+            if isinstance(cell, nn.Dense):
+                cell.weight = Parameter(initializer(TruncatedNormal(0.02), cell.weight.shape))  # expect: duplicate-parameter-name
+
+    def construct(self, x):
+        return self.head(self.blocks(x))
