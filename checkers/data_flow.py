@@ -20,6 +20,7 @@ import ast
 from dataclasses import dataclass, field
 
 from msgraphlint.engine.analyze import Family, FunctionContext
+from msgraphlint.model.branches import may_fold_while_parsing, self_attribute_values
 from msgraphlint.values.domain import is_tensor_value
 from msgraphlint.values.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
 from msgraphlint.model.variables import FunctionValues
@@ -82,94 +83,6 @@ def report_join_problem(ctx: FunctionContext, rule: str, node: ast.AST, what: st
         ctx.report(rule, node, what, KIND_WORDS[first], KIND_WORDS[second], line)
 
 
-# ----- what a test or a value is -------------------------------------------------------------
-
-
-def foldable_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=None,
-                           self_folds: bool = True) -> bool:
-    """Whether the parser folds this if-test to a constant (probed with MindSpore 2.10): not/and/or
-    and comparisons of literals, one-level ``self`` attributes and local names that only ever hold
-    literals, with at least one leaf that is not a literal. A ``self`` attribute tested for truth
-    folds only when it holds a bool: ``attribute_values(attr)`` gives what it is assigned, and an
-    attribute known to hold None, a tuple or a Cell does not fold. When unsure, it folds, so a folded
-    if is never reported. Not folded: ``if True:``, ``self.cfg.flag``, ``self.mode in (...)``,
-    ``self.n * 2``, ``len(self.layers)``, module constants, parameters, and (``self_folds``
-    False) any attribute of a ``self`` handed to a function as an argument (probed)."""
-    leaves = 0
-    pending: list[tuple[ast.expr, bool]] = [(test, True)]  # (node, tested for truth)
-    while pending:
-        node, truth = pending.pop()
-        match node:
-            case ast.UnaryOp(op=ast.Not(), operand=operand):
-                pending.append((operand, True))
-            case ast.BoolOp(values=values):
-                pending.extend((value, True) for value in values)
-            case ast.Compare(ops=ops, left=left, comparators=comparators):
-                if any(isinstance(op, (ast.In, ast.NotIn)) for op in ops):
-                    return False
-                pending.extend((operand, False) for operand in [left, *comparators])
-            case ast.Constant():
-                continue
-            case _ if is_self_attribute(node, fv):
-                if not self_folds:
-                    return False
-                if truth and attribute_values is not None:
-                    if not may_hold_bool(attribute_values(node.attr), fv):
-                        return False
-                leaves += 1
-            case _ if holds_literals(node, fv):
-                leaves += 1
-            case _:
-                return False
-    return leaves > 0  # `if True:` and `if 1 < 2:` are not folded by the parser (probed)
-
-
-def may_hold_bool(values: list[ast.expr], fv: FunctionValues) -> bool:
-    """False when every value assigned to an attribute is a literal other than a bool (None, an
-    int), a tuple or list, or a call of a class (a Cell, a CellList): their truth is not folded
-    (probed)."""
-    if not values:
-        return True
-    pending = list(values)
-    while pending:
-        value = pending.pop()
-        match value:
-            case ast.Constant(value=constant) if not isinstance(constant, bool):
-                continue  # None and ints probed: only a bool's truth folds
-            case ast.Tuple() | ast.List():
-                continue
-            case ast.IfExp(body=body, orelse=orelse):
-                pending += [body, orelse]
-                continue
-            case ast.Call(func=func):
-                qualified = fv.module.imports.qualify(func) or ""
-                if qualified.rsplit(".", 1)[-1][:1].isupper():
-                    continue
-        return True
-    return False
-
-
-def attribute_values_of(ctx: FunctionContext):
-    """attr -> the values ``self.attr`` is assigned in the classes ``self`` has here."""
-    classes = ctx.model.self_classes(ctx.function)
-
-    def values(attr: str) -> list[ast.expr]:
-        return [value for cls in classes for value in cls.self_assignments.get(attr, [])]
-
-    return values
-
-
-def is_self_attribute(node: ast.expr, fv: FunctionValues) -> bool:
-    return isinstance(node, ast.Attribute) and fv.is_self(node.value)
-
-
-def holds_literals(node: ast.expr, fv: FunctionValues) -> bool:
-    if not isinstance(node, ast.Name):
-        return False
-    values = fv.assigned_values(node.id)
-    return bool(values) and all(isinstance(value, ast.Constant) for value in values)
-
-
 # ----- names bound on some paths only --------------------------------------------------------
 
 
@@ -202,7 +115,7 @@ class FunctionFlow:
         self.excluded = set(fv.global_names)
         self.reported: set[tuple] = set()
         self.roots = ctx.function.is_root
-        self.attribute_values = attribute_values_of(ctx)
+        self.attribute_values = self_attribute_values(ctx.model, ctx.function)
 
     # statements
 
@@ -286,7 +199,7 @@ class FunctionFlow:
         parser may fold the test (then only one branch exists, and which one is not known)."""
         if body is None or orelse is None:
             return orelse if body is None else body
-        folded = foldable_while_parsing(node.test, self.fv, self.attribute_values,
+        folded = may_fold_while_parsing(node.test, self.fv, self.attribute_values,
                                         not self.ctx.function.self_passed)
         tensor_test = not folded and is_tensor_condition(node.test, self.fv)
         joined = State(
@@ -506,7 +419,7 @@ class ReturnJoins:
         self.fv = fv
         self.ctx = ctx
         self.roots = ctx.function.is_root
-        self.attribute_values = attribute_values_of(ctx)
+        self.attribute_values = self_attribute_values(ctx.model, ctx.function)
         self.reported: set[int] = set()
 
     def run(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -525,7 +438,7 @@ class ReturnJoins:
                 case ast.If(test=test, body=body, orelse=orelse):
                     rest = self.paths(statements[index + 1 :], after)
                     true_path, false_path = self.paths(body, rest), self.paths(orelse, rest)
-                    folded = foldable_while_parsing(test, self.fv, self.attribute_values,
+                    folded = may_fold_while_parsing(test, self.fv, self.attribute_values,
                                                     not self.ctx.function.self_passed)
                     if not folded and is_tensor_condition(test, self.fv):
                         self.compare(node, true_path, false_path)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
-from msgraphlint.syntax.project import ModuleInfo
+from msgraphlint.model.containers import built_here, holds_literal_list, module_lists
 from msgraphlint.values.domain import is_known
 from msgraphlint.values.kinds import Kind, literal_kind, value_kind
 
@@ -27,8 +27,6 @@ OUTPUT_TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.INPUT})
 GLOBAL_LIST_INSTEAD = "return the value and collect it in the caller"
 LOST_AT_EVERY_LEVEL = frozenset({"append", "clear"})
 LOST_AT_STRICT = frozenset({"extend", "insert", "pop", "reverse"})
-LIST_BUILDERS = frozenset({"builtins.list"})
-DICT_BUILDERS = frozenset({"builtins.dict"})
 # In-place methods the graph does not implement: rejected at STRICT/COMPATIBLE, nothing at LAX
 # (seen with 2.10), with what does the same and compiles everywhere.
 IGNORED_IN_PLACE = {"sort": "list", "remove": "list", "setdefault": "dict"}
@@ -159,7 +157,7 @@ class StrictSilentFamily(Family):
         kind = IGNORED_IN_PLACE[func.attr]
         if _rejected_instead(node, func, ctx):
             return
-        values = _bound_only_to(name, ctx, lambda value: _builds(value, kind, ctx.module))
+        values = built_here(ctx.values, ctx.module, name, kind)
         if values is None:
             return
         if func.attr == "remove" and any(
@@ -176,15 +174,14 @@ class StrictSilentFamily(Family):
         pops from. A list that takes any other value is built at each call (seen with 2.10:
         tensors, `list(x.shape)`), or not known here."""
         name = func.value.id
-        literals = _bound_only_to(name, ctx, lambda value: _literal_list(value, ctx.module))
-        if literals is None or not _only_literals_added(name, ctx):
+        if not holds_literal_list(ctx.values, ctx.module, ctx.function.node, name):
             return
         ctx.report("constant-list-pop", node, ast.unparse(node), name, _without_popped(node, name))
 
     def _is_module_list(self, name: str, ctx: FunctionContext) -> bool:
         """A name that refers, in this function, to a list bound at module level."""
         module = ctx.module
-        if name not in module.derived("strict_silent.lists", module.tree, lambda _: _module_lists(module)):
+        if name not in module_lists(module):
             return False
         values = ctx.values
         return name not in values.local_names or name in values.global_names
@@ -204,13 +201,6 @@ def _rejected_instead(node: ast.Call, func: ast.Attribute, ctx: FunctionContext)
         for keyword in node.keywords)
 
 
-def _bound_only_to(name: str, ctx: FunctionContext, accepts) -> list[ast.expr] | None:
-    """The values of every `name = value` in the function when ``accepts`` each; None when one
-    is not, or the name is bound otherwise too (a parameter, a loop, an unpacking)."""
-    values = ctx.values.assigned_values(name)
-    return values if values and all(accepts(value) for value in values) else None
-
-
 def _rebinding(call: ast.Call, name: str) -> str:
     """The statement that does what the in-place call means, and compiles at every level."""
     arguments = [ast.unparse(a) for a in call.args]
@@ -225,64 +215,6 @@ def _rebinding(call: ast.Call, name: str) -> str:
         key, value = arguments
         return f"`if {key} not in {name}: {name}[{key}] = {value}`"
     return "a new container built from it"
-
-
-# How a list of literals takes new elements and stays the one folded object (seen with 2.10:
-# `extend` and `insert` make a new list, which is right on every call); arguments must be literals.
-LIST_ADDING = frozenset({"append"})
-# Methods that read a list or take elements out: they add nothing.
-LIST_READING = frozenset({"pop", "index", "count", "copy"})
-
-
-def _literal_list(value: ast.expr, module: ModuleInfo) -> bool:
-    """A list display of literals, or a comprehension over literals and literal ranges."""
-    if isinstance(value, ast.List):
-        return all(_from_literals(element, frozenset()) for element in value.elts)
-    if isinstance(value, ast.ListComp):
-        names = frozenset(n.id for g in value.generators for n in ast.walk(g.target)
-                          if isinstance(n, ast.Name))
-        return all(_literal_iterable(g.iter, module) and all(_from_literals(c, names) for c in g.ifs)
-                   for g in value.generators) and _from_literals(value.elt, names)
-    return False
-
-
-def _literal_iterable(node: ast.expr, module: ModuleInfo) -> bool:
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return all(_from_literals(element, frozenset()) for element in node.elts)
-    return (isinstance(node, ast.Call) and module.imports.qualify(node.func) == "builtins.range"
-            and not node.keywords and all(_from_literals(a, frozenset()) for a in node.args))
-
-
-def _from_literals(node: ast.expr, names: frozenset[str]) -> bool:
-    """Literals, the given names, and operators on them."""
-    for part in ast.walk(node):
-        if isinstance(part, ast.Name):
-            if part.id not in names:
-                return False
-        elif not isinstance(part, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
-                                   ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.boolop,
-                                   ast.cmpop, ast.expr_context)):
-            return False
-    return True
-
-
-def _only_literals_added(name: str, ctx: FunctionContext) -> bool:
-    """Whether every use of list ``name`` in the function adds literals or nothing at all."""
-    module, function = ctx.module, ctx.function.node
-    for node in module.body_nodes(function):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
-                node.value.id == name and not isinstance(node.ctx, ast.Load)):
-            return False  # s[i] = v
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == name):
-            continue
-        method = node.func.attr
-        if method in LIST_ADDING:
-            if not all(_from_literals(argument, frozenset()) for argument in node.args):
-                return False
-        elif method not in LIST_READING:
-            return False
-    return True
 
 
 def _without_popped(call: ast.Call, name: str) -> str:
@@ -302,22 +234,3 @@ def _without_popped(call: ast.Call, name: str) -> str:
     else:
         rebuilt = f"{name}[:{spelled}] + {name}[{spelled} + 1:]"
     return f"`{name} = {rebuilt}` (read `{name}[{spelled}]` first if the value is needed)"
-
-
-def _builds(value: ast.expr, kind: str, module: ModuleInfo) -> bool:
-    """Whether ``value`` makes a new list (kind "list") or dict ("dict")."""
-    if kind == "list":
-        displays, builders = (ast.List, ast.ListComp), LIST_BUILDERS
-    else:
-        displays, builders = (ast.Dict, ast.DictComp), DICT_BUILDERS
-    return isinstance(value, displays) or (
-        isinstance(value, ast.Call) and module.imports.qualify(value.func) in builders)
-
-
-def _module_lists(module: ModuleInfo) -> set[str]:
-    """Module-level names bound to a list display, comprehension or list() call."""
-    return {
-        name
-        for name, values in module.assignments.items()
-        if any(_builds(value, "list", module) for value in values)
-    }

@@ -200,7 +200,8 @@ def test_a_family_imports_only_the_engine(module):
 # tensor or constant question of its own (docs/architecture.md, "What each value is").
 VALUE_QUESTIONS = re.compile(
     r"^_?(is_tensor\w*|tensor_kind\w*|\w*value_kind|literal_kind|is_input|is_variable|is_constant"
-    r"|is_host|tensor_operand|\w*TensorKinds|builds_tensor|returns_tensor)$")
+    r"|is_host|tensor_operand|\w*TensorKinds|builds_tensor|returns_tensor|\w*literals?(_\w+)?"
+    r"|foldable\w*|may_hold_bool)$")
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "checkers").glob("*.py")), ids=lambda p: p.name)
@@ -235,3 +236,37 @@ def test_development_tools_are_not_installed():
     shipped = {path.stem for path in (ROOT / "msgraphlint").rglob("*.py")}
     assert not shipped & {"benchmark", "bench", "probe"}
     assert (ROOT / "tools" / "benchmark.py").is_file()
+
+
+def _builtin_names_matched(tree: ast.AST, builtins: set[str]) -> list[int]:
+    """Lines comparing a called name (``func.id``, ``callee.name``) with a builtin's name."""
+    lines = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute)
+                and node.left.attr in ("id", "name")):
+            continue
+        strings = {n.value for part in node.comparators for n in ast.walk(part)
+                   if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        if strings & builtins:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_interpreter_dispatches_builtins_through_knowledge():
+    """What the graph does with each builtin is a table of knowledge/builtin_calls.py; the
+    interpreter looks a call up there and never matches a builtin by its name."""
+    from msgraphlint.knowledge.builtin_calls import BUILTIN_ARITY, BUILTIN_CHECKS, PURE_BUILTINS
+
+    builtins = {*BUILTIN_ARITY, *PURE_BUILTINS, *BUILTIN_CHECKS}
+    matched = {path.name: lines for path in _engine_sources("values")
+               if (lines := _builtin_names_matched(ast.parse(path.read_text("utf-8")), builtins))}
+    assert matched == {}
+    assert _builtin_names_matched(ast.parse('ok = callee.name in ("len", "enumerate")'), builtins) == [1]
+
+
+def test_every_builtin_check_has_its_judge():
+    from msgraphlint.knowledge.builtin_calls import BUILTIN_CHECKS, BUILTIN_FOLD_BOUNDS
+    from msgraphlint.values.calls import BOUND_METHODS, BUILTIN_CHECK_METHODS
+
+    assert {check for checks in BUILTIN_CHECKS.values() for check in checks} == set(BUILTIN_CHECK_METHODS)
+    assert set(BUILTIN_FOLD_BOUNDS.values()) == set(BOUND_METHODS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 
 from ..syntax.project import ClassInfo, bound_names
 from .attributes import complete_class, mindspore_base_attributes
@@ -14,7 +15,7 @@ from .compiled import (
     parameter_defaults,
 )
 from .scope import ProjectModel
-from .variables import function_syntax
+from .variables import FunctionValues, function_syntax
 
 
 def _only_raises(body: list[ast.stmt]) -> bool:
@@ -319,6 +320,94 @@ class Branches:
                for sub in self.subclasses(cls, cls.module.path)):
             return None
         return frozenset(literals)
+
+
+# ----- what the parser folds, asked before type inference (data flow) -----------------------
+
+def may_fold_while_parsing(test: ast.expr, fv: FunctionValues, attribute_values=None,
+                           self_folds: bool = True) -> bool:
+    """Whether the parser folds this if-test to a constant (probed with MindSpore 2.10): not/and/or
+    and comparisons of literals, one-level ``self`` attributes and local names that only ever hold
+    literals, with at least one leaf that is not a literal. A ``self`` attribute tested for truth
+    folds only when it holds a bool: ``attribute_values(attr)`` gives what it is assigned, and an
+    attribute known to hold None, a tuple or a Cell does not fold. When unsure, it folds, so a folded
+    if is never reported. Not folded: ``if True:``, ``self.cfg.flag``, ``self.mode in (...)``,
+    ``self.n * 2``, ``len(self.layers)``, module constants, parameters, and (``self_folds``
+    False) any attribute of a ``self`` handed to a function as an argument (probed)."""
+    leaves = 0
+    pending: list[tuple[ast.expr, bool]] = [(test, True)]  # (node, tested for truth)
+    while pending:
+        node, truth = pending.pop()
+        match node:
+            case ast.UnaryOp(op=ast.Not(), operand=operand):
+                pending.append((operand, True))
+            case ast.BoolOp(values=values):
+                pending.extend((value, True) for value in values)
+            case ast.Compare(ops=ops, left=left, comparators=comparators):
+                if any(isinstance(op, (ast.In, ast.NotIn)) for op in ops):
+                    return False
+                pending.extend((operand, False) for operand in [left, *comparators])
+            case ast.Constant():
+                continue
+            case _ if _is_self_attribute(node, fv):
+                if not self_folds:
+                    return False
+                if truth and attribute_values is not None:
+                    if not _may_hold_bool(attribute_values(node.attr), fv):
+                        return False
+                leaves += 1
+            case _ if _holds_literals(node, fv):
+                leaves += 1
+            case _:
+                return False
+    return leaves > 0  # `if True:` and `if 1 < 2:` are not folded by the parser (probed)
+
+
+def _may_hold_bool(values: list[ast.expr], fv: FunctionValues) -> bool:
+    """False when every value assigned to an attribute is a literal other than a bool (None, an
+    int), a tuple or list, or a call of a class (a Cell, a CellList): their truth is not folded
+    (probed)."""
+    if not values:
+        return True
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        match value:
+            case ast.Constant(value=constant) if not isinstance(constant, bool):
+                continue  # None and ints probed: only a bool's truth folds
+            case ast.Tuple() | ast.List():
+                continue
+            case ast.IfExp(body=body, orelse=orelse):
+                pending += [body, orelse]
+                continue
+            case ast.Call(func=func):
+                qualified = fv.module.imports.qualify(func) or ""
+                if qualified.rsplit(".", 1)[-1][:1].isupper():
+                    continue
+        return True
+    return False
+
+
+def self_attribute_values(model: ProjectModel,
+                          compiled: CompiledFunction) -> Callable[[str], list[ast.expr]]:
+    """attr -> the values ``self.attr`` is assigned in the classes ``self`` has in ``compiled``."""
+    classes = model.self_classes(compiled)
+
+    def values(attr: str) -> list[ast.expr]:
+        return [value for cls in classes for value in cls.self_assignments.get(attr, [])]
+
+    return values
+
+
+def _is_self_attribute(node: ast.expr, fv: FunctionValues) -> bool:
+    return isinstance(node, ast.Attribute) and fv.is_self(node.value)
+
+
+def _holds_literals(node: ast.expr, fv: FunctionValues) -> bool:
+    if not isinstance(node, ast.Name):
+        return False
+    values = fv.assigned_values(node.id)
+    return bool(values) and all(isinstance(value, ast.Constant) for value in values)
 
 
 def _augmented(cls) -> frozenset[str]:

@@ -1,4 +1,5 @@
-"""Calls: builtins and their arity, methods of known values, mutable() and dynamic-length
+"""Calls: builtins (dispatched on knowledge/builtin_calls.py: their arity, what the graph checks
+of their arguments, what it folds), methods of known values, mutable() and dynamic-length
 sequences, map.
 
 One concern of the Interpreter (values/interpret.py), which mixes it in; ``self`` is the
@@ -9,21 +10,21 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..knowledge.builtin_calls import (
+    ARITY_EXCEPTIONS, BUILTIN_ARITY, BUILTIN_CHECKS, BUILTIN_FOLD_BOUNDS, PURE_BUILTINS,
+)
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo
 from .domain import (
-    MAX_LENGTH, UNKNOWN, Builtin, FailureKind, Known, SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
+    MAX_LENGTH, UNKNOWN, FailureKind, Known, SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
     element_types, is_array_value, is_builtin, is_known, is_object_value, is_sequence_value,
     is_tensor_value, is_variable_sequence, kind_name, known,
 )
 from .folding import (
-    ARITY_EXCEPTIONS, BUILTIN_ARITY, CHANGING_METHODS, CONSTANT_TYPES, DYNAMIC_LENGTH_REFUSED,
-    ITERATING_BUILTINS, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, PURE_BUILTINS, READING_METHODS,
-    REPORTED_ERRORS, TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check, reshaped,
+    CHANGING_METHODS, CONSTANT_TYPES, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS, READING_METHODS,
+    REPORTED_ERRORS, SCALAR_KINDS, TENSOR_CLASS_VALUE, _listed, _too_big, arity_refused, instance_check,
+    reshaped,
 )
-
-
-SCALAR_OR_ITERATING = frozenset({"int", "float", "len"}) | ITERATING_BUILTINS
 
 
 class Calls:
@@ -60,34 +61,11 @@ class Calls:
             return self.array(node, qualified, args)
         if (check := MINDSPORE_CONSTANT_OPERATIONS.get(qualified)) is not None:
             return self.mindspore_operation(node, qualified, check, args)
-        if is_builtin(callee) and callee.name in ("len", "enumerate") and args:
-            self.string_length(node, args[0])
-        if is_builtin(callee) and callee.name in SCALAR_OR_ITERATING and args:
-            self.scalar_of_tensor(node, callee.name, args)
-        if (callee == Builtin("getattr") and len(args) == 2 and not node.keywords
-                and is_known(args[1]) and isinstance(args[1].value, str)):
-            return self.attribute(node, args[0], args[1].value)
-        if (callee == Builtin("getattr") and len(args) in (2, 3) and is_known(args[1])
-                and kind_name(args[1]) not in (None, "a str")):
-            # probed with 2.10 and 2.7, STRICT and LAX: TypeError "getattr(): attribute name must
-            # be string but got: Int64"
-            self.fail(node, FailureKind.OPERATION, TypeError(
-                f"getattr(): attribute name must be a str, not {kind_name(args[1])}"))
-            return UNKNOWN
-        if (callee == Builtin("hasattr") and len(args) == 2 and not node.keywords
-                and is_object_value(args[0]) and is_known(args[1])
-                and isinstance(args[1].value, str)):
-            return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
-        if callee == Builtin("map") and len(args) >= 2 and not node.keywords:
-            self.map_arguments(node, args[1:])
-        if is_builtin(callee) and callee.name in DYNAMIC_LENGTH_REFUSED:
-            self.dynamic_length_input(node, callee.name, args[1:] if callee.name == "map" else args[:1]
-                                      if callee.name == "enumerate" else args)
-        if callee == Builtin("isinstance") and len(args) == 2 and not node.keywords:
-            spec = node.args[1]
-            specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
-                     if spec.__class__ is ast.Tuple else [args[1]])
-            return instance_check(args[0], specs)
+        if is_builtin(callee):
+            for check in BUILTIN_CHECKS.get(callee.name, ()):
+                decided = BUILTIN_CHECK_METHODS[check](self, node, callee.name, args, env, depth)
+                if decided is not None:
+                    return decided
         if not is_builtin(callee) or node.keywords:
             return UNKNOWN
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -97,14 +75,85 @@ class Calls:
         function = PURE_BUILTINS.get(callee.name)
         if function is None or not all(is_known(a) for a in args):
             return UNKNOWN
-        if callee.name == "range" and not self.range_fits(node, [a.value for a in args]):
-            return UNKNOWN
-        if callee.name == "pow" and (len(args) != 2 or _too_big(ast.Pow, args[0].value, args[1].value)):
+        bound = BUILTIN_FOLD_BOUNDS.get(callee.name)
+        if bound is not None and not BOUND_METHODS[bound](self, node, args):
             return UNKNOWN
         if args and any(isinstance(a.value, (tuple, list, dict, str, range)) and len(a.value) > MAX_LENGTH
                         for a in args):
             return UNKNOWN
         return self.apply(node, function, *args)
+
+    # What the graph checks of a builtin's arguments (knowledge/builtin_calls.py BUILTIN_CHECKS):
+    # each gives the call's value where it decides it, else None.
+
+    def _string_length(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        if args:
+            self.string_length(node, args[0])
+
+    def _tensor_length(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        if len(args) == 1:
+            self.length_of_tensor(node, args[0])
+
+    def _scalar_conversion(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        if len(args) == 1:
+            self.scalar_of_tensor(node, args[0])
+
+    def _iterates_first(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        for value in args[:1]:
+            self.iteration_of_tensor(node, value, f"{name}()")
+
+    def _iterates_every(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        for value in args:
+            self.iteration_of_tensor(node, value, f"{name}()")
+
+    def _sequence_argument(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        if args and kind_name(args[0]) in SCALAR_KINDS:
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"{name}() takes a tuple, a list or a tensor, not {kind_name(args[0])}"))
+
+    def _dynamic_length_first(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        self.dynamic_length_input(node, name, args[:1])
+
+    def _dynamic_length_every(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        self.dynamic_length_input(node, name, args)
+
+    def _dynamic_length_after_first(self, node: ast.Call, name: str, args: list[Value], env,
+                                    depth: int) -> None:
+        self.dynamic_length_input(node, name, args[1:])
+
+    def _attribute_by_name(self, node: ast.Call, name: str, args: list[Value], env,
+                           depth: int) -> Value | None:
+        if len(args) == 2 and not node.keywords and is_known(args[1]) and isinstance(args[1].value, str):
+            return self.attribute(node, args[0], args[1].value)
+        if len(args) in (2, 3) and is_known(args[1]) and kind_name(args[1]) not in (None, "a str"):
+            self.fail(node, FailureKind.OPERATION, TypeError(
+                f"getattr(): attribute name must be a str, not {kind_name(args[1])}"))
+            return UNKNOWN
+        return None
+
+    def _has_attribute(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> Value | None:
+        if (len(args) == 2 and not node.keywords and is_object_value(args[0]) and is_known(args[1])
+                and isinstance(args[1].value, str)):
+            return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
+        return None
+
+    def _map_arguments(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:
+        if len(args) >= 2 and not node.keywords:
+            self.map_arguments(node, args[1:])
+
+    def _instance_check(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> Value | None:
+        if len(args) != 2 or node.keywords:
+            return None
+        spec = node.args[1]
+        specs = ([self.expr(e, env, depth + 1) for e in spec.elts]
+                 if spec.__class__ is ast.Tuple else [args[1]])
+        return instance_check(args[0], specs)
+
+    def _power_size(self, node: ast.Call, args: list[Value]) -> bool:
+        return len(args) == 2 and not _too_big(ast.Pow, args[0].value, args[1].value)
+
+    def _range_length(self, node: ast.Call, args: list[Value]) -> bool:
+        return self.range_fits(node, [a.value for a in args])
 
     def makes_variable(self, func: ast.expr) -> bool:
         """``mutable`` however it is imported (checked by name first: calls are many)."""
@@ -286,3 +335,22 @@ class Calls:
                 env[base.id] = known(own)
         return known(list(result) if isinstance(result, type({}.keys())) else result) \
             if not isinstance(result, (type({}.values()), type({}.items()))) else UNKNOWN
+
+
+# The methods judging each check of knowledge/builtin_calls.py, by its name there.
+BUILTIN_CHECK_METHODS = {
+    "string_length": Calls._string_length,
+    "tensor_length": Calls._tensor_length,
+    "scalar_conversion": Calls._scalar_conversion,
+    "iterates_first": Calls._iterates_first,
+    "iterates_every": Calls._iterates_every,
+    "sequence_argument": Calls._sequence_argument,
+    "dynamic_length_first": Calls._dynamic_length_first,
+    "dynamic_length_every": Calls._dynamic_length_every,
+    "dynamic_length_after_first": Calls._dynamic_length_after_first,
+    "attribute_by_name": Calls._attribute_by_name,
+    "has_attribute": Calls._has_attribute,
+    "map_arguments": Calls._map_arguments,
+    "instance_check": Calls._instance_check,
+}
+BOUND_METHODS = {"range_length": Calls._range_length, "power_size": Calls._power_size}

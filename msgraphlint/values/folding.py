@@ -8,6 +8,7 @@ import math
 import operator
 import re
 
+from ..knowledge.builtin_calls import ARITY_EXCEPTIONS, BUILTIN_ARITY
 from ..knowledge.mindspore import DTYPE_MODULES, FOLDED_OPERATIONS, TENSOR_CLASS as TENSOR_NAME
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import only_read
@@ -48,32 +49,10 @@ COMPARE = {
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
-# Builtins the graph folds on constants like Python does (probed with 2.10), called here on known
-# arguments only.
-PURE_BUILTINS = {
-    "abs": abs, "bool": bool, "float": float, "int": int, "len": len, "max": max, "min": min,
-    "pow": pow, "range": range, "round": round, "slice": slice, "str": str, "sum": sum,
-    "tuple": tuple, "list": list, "divmod": divmod, "chr": chr, "ord": ord, "any": any, "all": all,
-}
-# Builtins that iterate their argument (zip: every argument): a 0-d tensor has nothing to iterate.
-ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple"})
 # What a graph list's extend() refuses, by kind (values/domain.py kind_name; probed with 2.10
 # and 2.7 on a list of tensors, STRICT and LAX).
 EXTEND_REFUSED = frozenset({"an int", "a float", "a bool", "None", "a str", "a dict", "a 0-d tensor"})
 SCALAR_KINDS = frozenset({"an int", "a float", "a bool", "None"})
-# How many positional arguments the graph accepts for a builtin, (fewest, most; None: no
-# limit), where it checks while compiling: Python's own counts, and two of the graph's own
-# (zip needs one argument, super 0 or 2). Calls with keywords, * or ** are not counted.
-BUILTIN_ARITY = {
-    "abs": (1, 1), "all": (1, 1), "any": (1, 1), "bool": (0, 1), "chr": (1, 1), "divmod": (2, 2),
-    "enumerate": (1, 2), "filter": (2, 2), "float": (0, 1), "getattr": (2, 3), "hasattr": (2, 2),
-    "int": (0, 2), "isinstance": (2, 2), "len": (1, 1), "list": (0, 1), "map": (2, None),
-    "max": (1, None), "min": (1, None), "ord": (1, 1), "pow": (2, 3), "range": (1, 3),
-    "reversed": (1, 1), "round": (1, 2), "slice": (1, 3), "sorted": (1, 1), "sum": (1, 2),
-    "tuple": (0, 1), "zip": (1, None), "super": (0, 2),
-}
-ARITY_EXCEPTIONS = {"super": {1}}  # counts within the range the graph still refuses
-
 # Methods of constant values that read them, and those that change them (the receiver is then
 # rebound to the changed copy).
 READING_METHODS = {
@@ -133,9 +112,6 @@ def _too_big(op: type, left: object, right: object) -> bool:
     return False
 
 
-# Builtins that refuse a dynamic-length input (probed with 2.10: "For 'map', the dynamic length
-# input is unsupported in graph mode"; enumerate is a zip); len, sum and a for loop take one.
-DYNAMIC_LENGTH_REFUSED = frozenset({"map", "zip", "enumerate"})
 TENSOR_CLASS_VALUE = Builtin("mindspore.Tensor")
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ..knowledge.builtin_calls import BUILTIN_ARITY, BUILTIN_CHECKS, PURE_BUILTINS
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import driver_context
@@ -40,8 +41,8 @@ from .domain import (
     known,
 )
 from .folding import (
-    BINARY, BUILTIN_ARITY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS,
-    NUMPY_BUILDERS, PURE_BUILTINS, arity_refused,
+    BINARY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS,
+    arity_refused,
 )
 from .calls import Calls
 from .expressions import Expressions
@@ -208,10 +209,12 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
         if cls is ast.Call:
             func = node.func
             if func.__class__ is ast.Name:
-                if (func.id in CONSTRUCTOR_NAMES or func.id == "getattr" or _wrong_count(node)
+                if (func.id in CONSTRUCTOR_NAMES or _wrong_count(node)
+                        or "attribute_by_name" in BUILTIN_CHECKS.get(func.id, ())
                         or module.imports.names.get(func.id) in CONSTRUCTOR_QUALNAMES):
                     return True
-                if func.id in PURE_BUILTINS or func.id == "enumerate":  # enumerate("abc") too
+                if func.id in PURE_BUILTINS or "string_length" in BUILTIN_CHECKS.get(func.id, ()):
+                    # a builtin on known values: int("wide"), enumerate("abc")
                     calls.append(node)
             elif func.__class__ is ast.Attribute and func.attr in CONSTRUCTOR_NAMES:
                 return True

@@ -15,8 +15,7 @@ from .domain import (
     is_known, is_sequence_value, is_tensor_value, kind_name, known,
 )
 from .folding import (
-    ELEMENT_TYPE_MODULES, EXTEND_REFUSED, ITERATING_BUILTINS, NUMPY_FILLED, NUMPY_RANGE, SCALAR_KINDS,
-    data_shape,
+    ELEMENT_TYPE_MODULES, EXTEND_REFUSED, NUMPY_FILLED, NUMPY_RANGE, data_shape,
 )
 
 
@@ -85,28 +84,17 @@ class MindSporeOperations:
             pass
         return UNKNOWN
 
-    def scalar_of_tensor(self, node: ast.Call, name: str, args: list[Value]) -> None:
-        """int(t), float(t) of a tensor or array with several elements; len() of a 0-D tensor;
-        zip(), enumerate(), list(), tuple() of one (iteration_of_tensor)."""
-        if name in ITERATING_BUILTINS:
-            for value in args if name == "zip" else args[:1]:
-                self.iteration_of_tensor(node, value, f"{name}()")
-            if name == "enumerate" and kind_name(args[0]) in SCALAR_KINDS:
-                # probed with 2.10 and 2.7, STRICT and LAX: "For 'enumerate', the 'first input'
-                # should be tuple or list or tensor, but got <class 'int'>."
-                self.fail(node, FailureKind.OPERATION, TypeError(
-                    f"enumerate() takes a tuple, a list or a tensor, not {kind_name(args[0])}"))
-            return
-        if len(args) != 1:
-            return
-        value = args[0]
+    def length_of_tensor(self, node: ast.Call, value: Value) -> None:
+        """len() of a 0-D tensor."""
+        if is_tensor_value(value) and value.shape == ():
+            self.fail(node, FailureKind.OPERATION, TypeError("len() of a 0-D tensor"))
+
+    def scalar_of_tensor(self, node: ast.Call, value: Value) -> None:
+        """int(t), float(t) of a tensor or array with several elements."""
         if not (is_tensor_value(value) or is_array_value(value)):
             return
         count = element_count(value.shape)
-        if name == "len":
-            if is_tensor_value(value) and value.shape == ():
-                self.fail(node, FailureKind.OPERATION, TypeError("len() of a 0-D tensor"))
-        elif count is not None and count > 1:
+        if count is not None and count > 1:
             self.fail(node, FailureKind.OPERATION, (ValueError if is_tensor_value(value) else TypeError)(
                 f"only a single-element {'tensor' if is_tensor_value(value) else 'array'} "
                 f"converts to a Python scalar, not shape {value.shape}"))
