@@ -270,3 +270,15 @@ def test_every_builtin_check_has_its_judge():
 
     assert {check for checks in BUILTIN_CHECKS.values() for check in checks} == set(BUILTIN_CHECK_METHODS)
     assert set(BUILTIN_FOLD_BOUNDS.values()) == set(BOUND_METHODS)
+
+
+def test_the_interpreter_joins_values_in_one_place():
+    """Branch merges, a helper's calls and a root's driver calls join through ``domain.join``:
+    nothing outside values/domain.py compares values for a join or joins tensors itself."""
+    joining = {"same_value", "join_tensors"}
+    used = sorted(f"{path.relative_to(ROOT)}:{node.lineno}"
+                  for path in [*sorted((ROOT / "msgraphlint").rglob("*.py")), *sorted((ROOT / "checkers").glob("*.py"))]
+                  if path.name != "domain.py"
+                  for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                  if isinstance(node, ast.Name) and node.id in joining)
+    assert used == []

@@ -348,3 +348,75 @@ def test_a_0d_tensor_the_driver_passes_is_judged_in_a_loop(tmp_path):
     lines = source.splitlines()
     found = [(f.rule.symbol, lines[f.line - 1].strip()) for f in check_source(tmp_path, source)]
     assert found == [("constant-operation-error", "for v in steps:")]
+
+
+# ----- the one join: branches the compiler cannot decide, and the calls of a helper -----------
+
+JOINED = '''
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            y = Tensor(np.ones((2, 3), np.float32))
+            n = 4
+            s = "same"
+        else:
+            y = Tensor(np.zeros((5, 3), np.float32))
+            n = 5
+            s = "same"
+        return y, n, s
+
+
+def main():
+    Net()(Tensor(np.ones((2,), np.float32)))
+'''
+
+
+def _values_at_return(tmp_path, source: str) -> dict[str, object]:
+    from msgraphlint.syntax.project import Project
+    from msgraphlint.model.reach import ReachModel
+    from msgraphlint.values.interpret import evaluation
+
+    path = tmp_path / "joined.py"
+    path.write_text(source, "utf-8")
+    project = Project()
+    module = project.module(path)
+    model = ReachModel(project)
+    compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
+    returned = next(n for n in module.nodes(compiled.node) if n.__class__.__name__ == "Return")
+    found = evaluation(model, compiled)
+    return {element.id: found.value(element) for element in returned.value.elts}
+
+
+def test_the_sides_of_an_undecided_if_join_as_calls_do(tmp_path):
+    """Two tensors of one dtype and other shapes join into a float32 tensor of unknown shape
+    (the join of a helper's calls); ints that differ are unknown; equal constants stay."""
+    from msgraphlint.values.domain import UNKNOWN, Known, is_tensor_value
+
+    values = _values_at_return(tmp_path, JOINED)
+    assert is_tensor_value(values["y"]) and values["y"].dtype == "float32" and values["y"].shape is None
+    assert values["y"].rank == 2 and values["y"].constant
+    assert values["n"] is UNKNOWN
+    assert values["s"] == Known("same")
+
+
+@pytest.mark.parametrize("built, dtype", [
+    ("np.ones((2, 3), np.float32)", "float32"),
+    ("np.zeros((2, 3), dtype=np.int32)", "int32"),
+    ("np.array([[1, 2]], np.float16)", "float16"),
+    ("np.ones((2, 3))", "float64"),
+    ("np.array([[1, 2]], some_dtype)", "float32"),
+    ("np.array([[1, 2]], x.dtype)", None),
+])
+def test_numpy_arrays_take_the_dtype_given_by_keyword_or_position(tmp_path, built, dtype):
+    from msgraphlint.values.domain import is_array_value
+
+    source = ("import numpy as np\nfrom mindspore import nn\nsome_dtype = np.float32\n\n\n"
+              "class Net(nn.Cell):\n    def construct(self, x):\n"
+              f"        a = {built}\n        return a, x\n")
+    value = _values_at_return(tmp_path, source)["a"]
+    assert is_array_value(value) and value.dtype == dtype

@@ -298,16 +298,26 @@ def join_tensors(values: list[Value]) -> TensorValue | None:
                        ndim=first.rank if all(v.rank == first.rank for v in values) else None)
 
 
-def join_values(values: list[Value]) -> Value | None:
-    """What several calls pass, as one value: a tensor (join_tensors), or what every call
-    passes alike (a copy of a constant: the callee may change a list it is given); None when
-    they differ or any is unknown."""
+def join(values: list[Value]) -> Value:
+    """The one join of values: what several paths give as one value, for the two sides of an if
+    the compiler cannot decide and for the calls of a helper alike. Tensors join into one tensor
+    (join_tensors: dtype and shape where they agree); any other value joins only with an equal
+    one; else UNKNOWN."""
     if (joined := join_tensors(values)) is not None:
         return joined
     first = values[0] if values else UNKNOWN
     if first is UNKNOWN or not all(same_value(first, v) for v in values[1:]):
+        return UNKNOWN
+    return first
+
+
+def join_values(values: list[Value]) -> Value | None:
+    """What several calls pass, as one value (``join``: a copy of a constant, since the callee
+    may change a list it is given); None when they do not join."""
+    joined = join(values)
+    if joined is UNKNOWN:
         return None
-    return Known(copy.deepcopy(first.value)) if is_known(first) else first
+    return Known(copy.deepcopy(joined.value)) if is_known(joined) else joined
 
 
 _ARTICLES = {"int": "an int", "NoneType": "None"}

@@ -37,7 +37,7 @@ from ..model.reach import ReachModel
 from .domain import (
     UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
     SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
-    element_count, element_type, element_types, is_known, join_tensors, join_values, kind_name,
+    element_count, element_type, element_types, is_known, join, join_values, kind_name,
     known,
 )
 from .folding import (
@@ -112,8 +112,7 @@ class Interpreter(Statements, Expressions, Calls, Operations, MindSporeOperation
                 # Calls that pass different tensors (of other shapes): one tensor value.
                 for name, given in lists.items():
                     if name not in arguments:
-                        values[name] = join_tensors(
-                            [self.driver_value(expr, context, 0) for expr in given]) or UNKNOWN
+                        values[name] = join([self.driver_value(expr, context, 0) for expr in given])
         else:
             values.update(passed_values(self.model, self.compiled))
         return values

@@ -20,14 +20,19 @@ from .folding import (
 
 
 class MindSporeOperations:
-    def dtype_of(self, node: ast.Call) -> str | None:
-        for keyword in node.keywords:
-            if keyword.arg == "dtype":
-                qualified = self.module.imports.qualify(keyword.value) or ""
-                name = qualified.rsplit(".", 1)[-1]
-                if qualified.rpartition(".")[0] in ELEMENT_TYPE_MODULES and name in ELEMENT_TYPES:
-                    return {"bool_": "bool"}.get(name, name)
-                return None
+    def dtype_of(self, node: ast.Call, position: int | None = None) -> str | None:
+        """The element type a call names (``dtype=``, or its positional argument at
+        ``position``: ``np.ones((2, 3), np.float32)``); None when it names one not known here,
+        "" when it names none."""
+        given = [k.value for k in node.keywords if k.arg == "dtype"]
+        if position is not None and len(node.args) > position:
+            given.append(node.args[position])
+        for expr in given:
+            qualified = self.module.imports.qualify(expr) or ""
+            name = qualified.rsplit(".", 1)[-1]
+            if qualified.rpartition(".")[0] in ELEMENT_TYPE_MODULES and name in ELEMENT_TYPES:
+                return {"bool_": "bool"}.get(name, name)
+            return None
         return ""  # not given
 
     def tensor(self, node: ast.Call, args: list[Value]) -> TensorValue:
@@ -51,7 +56,8 @@ class MindSporeOperations:
         return TensorValue(constant, dtype if dtype != "" else kind, shape)
 
     def array(self, node: ast.Call, qualified: str, args: list[Value]) -> Value:
-        dtype = self.dtype_of(node)
+        # np.ones(shape, dtype), np.array(data, dtype): the second positional argument is the dtype
+        dtype = self.dtype_of(node, None if qualified == NUMPY_RANGE else 1)
         if not args or not is_known(args[0]):
             return UNKNOWN
         if qualified == NUMPY_RANGE:  # np.arange(6), np.arange(0, 6, 2): ints only

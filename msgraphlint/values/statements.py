@@ -11,7 +11,7 @@ import ast
 from ..syntax.project import bound_names
 from .domain import (
     FailureKind, UNKNOWN, Value, element_type, element_types, is_known, is_variable_scalar,
-    is_variable_sequence, known, same_value,
+    is_variable_sequence, join, known,
 )
 from .folding import BINDING_NODES, _base_name, _listed, _one_item
 
@@ -97,8 +97,8 @@ class Statements:
         return True
 
     def branches(self, bodies: list[list[ast.stmt]], env: dict[str, Value]) -> None:
-        """Both sides of an if the compiler cannot decide: a name keeps its value only where
-        every side that goes on agrees."""
+        """Both sides of an if the compiler cannot decide: a name holds the join of what every
+        side that goes on gives it (domain.join)."""
         outcomes = []
         for body in bodies:
             local = dict(env)
@@ -107,9 +107,7 @@ class Statements:
         if not outcomes:
             return
         for name in {name for outcome in outcomes for name in outcome} | set(env):
-            values = [outcome.get(name, UNKNOWN) for outcome in outcomes]
-            first = values[0]
-            env[name] = first if all(same_value(first, v) for v in values[1:]) else UNKNOWN
+            env[name] = join([outcome.get(name, UNKNOWN) for outcome in outcomes])
 
     def forget(self, stmt: ast.AST, env: dict[str, Value]) -> None:
         for name in self.module.derived("changed names", stmt, self._changed_names):
