@@ -383,36 +383,6 @@ def preorder(roots: list[ast.AST]) -> list[ast.AST]:
     return found
 
 
-def preorder_extents(root: ast.AST) -> tuple[list[ast.AST], dict[int, tuple[int, int]], list[int]]:
-    """``preorder([root])``; for every node in it, where its own subtree lies in that list (a
-    subtree is one contiguous run of a depth-first walk, so ``preorder([node])`` is a slice); and
-    the index of each node's parent (-1 for the root)."""
-    found: list[ast.AST] = []
-    parent_index: list[int] = []
-    stack: list[tuple[ast.AST, int]] = [(root, -1)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    add, add_parent = found.append, parent_index.append
-    node_type = ast.AST
-    while stack:
-        node, parent = pop()
-        index = len(found)
-        add(node)
-        add_parent(parent)
-        for name in node._fields:
-            if name == "ctx":
-                continue
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                if value:
-                    extend([(item, index) for item in reversed(value) if isinstance(item, node_type)])
-            elif isinstance(value, node_type):
-                push((value, index))
-    sizes = [1] * len(found)
-    for index in range(len(found) - 1, 0, -1):
-        sizes[parent_index[index]] += sizes[index]
-    return found, {id(node): (index, index + sizes[index]) for index, node in enumerate(found)}, parent_index
-
-
 def parent_map(root: ast.AST) -> dict[int, ast.AST]:
     """id(child) -> parent under ``root``; the same walk as ``preorder``, without generators."""
     parents: dict[int, ast.AST] = {}
@@ -459,51 +429,27 @@ class ModuleInfo:
             self._derived[key] = compute(node)
         return self._derived[key]
 
-    @cached_property
-    def _walk(self) -> tuple[list[ast.AST], dict[int, tuple[int, int]], list[int]]:
-        """The module's tree walked once (``preorder_extents``): every subtree's walk is a slice."""
-        return preorder_extents(self.tree)
-
-    def _slice(self, first: ast.AST, last: ast.AST) -> list[ast.AST] | None:
-        """The walk from ``first``'s subtree through ``last``'s, when both are in this module's tree."""
-        order, extents, _ = self._walk
-        start, end = extents.get(id(first), (0, 0)), extents.get(id(last), (0, 0))
-        if order[start[0]] is not first or order[end[0]] is not last:
-            return None  # a node built apart from the tree (a synthesized Name)
-        return order[start[0]:end[1]]
-
     def nodes(self, node: ast.AST) -> list[ast.AST]:
-        """The node and everything under it, parents first, in ``preorder``'s own order (cached):
-        a slice of the module's one walk; for a function: returns, decorators, body, arguments."""
-        return self.derived("nodes", node, self._nodes)
-
-    def _nodes(self, node: ast.AST) -> list[ast.AST]:
-        found = self._slice(node, node)
-        if found is not None:
-            return found
+        """The node and everything under it, parents first (cached). A function's list reuses
+        its body's walk from ``body_nodes`` (both are asked of every compiled function), in
+        ``preorder``'s own order: returns, decorators, body, arguments."""
         if node.__class__ in FUNCTION_NODES:
-            return [node, *preorder([node.returns] if node.returns else []), *preorder(node.decorator_list),
-                    *self.body_nodes(node), *preorder([node.args])]
-        if node.__class__ is ast.ClassDef:
-            return [node, *preorder(node.decorator_list), *(n for stmt in node.body for n in self.nodes(stmt)),
-                    *preorder(node.keywords), *preorder(node.bases)]
-        return preorder([node])
+            return self.derived("nodes", node, lambda f: [
+                f, *preorder([f.returns] if f.returns else []), *preorder(f.decorator_list),
+                *self.body_nodes(f), *preorder([f.args])])
+        if node.__class__ is ast.ClassDef:  # its methods' walks are shared the same way
+            return self.derived("nodes", node, lambda c: [
+                c, *preorder(c.decorator_list), *(n for stmt in c.body for n in self.nodes(stmt)),
+                *preorder(c.keywords), *preorder(c.bases)])
+        return self.derived("nodes", node, lambda n: preorder([n]))
 
     def parents(self, node: ast.AST) -> dict[int, ast.AST]:
-        """id(child) -> parent for everything under ``node`` (cached), read off the module's walk."""
-        return self.derived("parents", node, self._parents)
-
-    def _parents(self, node: ast.AST) -> dict[int, ast.AST]:
-        order, extents, parent_index = self._walk
-        start, end = extents.get(id(node), (0, 0))
-        if order[start] is not node:
-            return parent_map(node)
-        return {id(order[index]): order[parent_index[index]] for index in range(start + 1, end)}
+        """id(child) -> parent for everything under ``node`` (cached)."""
+        return self.derived("parents", node, parent_map)
 
     def body_nodes(self, function: ast.AST) -> list[ast.AST]:
         """Everything under a function's body statements, without its decorators and defaults."""
-        return self.derived("body", function, lambda f: (
-            self._slice(f.body[0], f.body[-1]) if f.body else None) or preorder(f.body))
+        return self.derived("body", function, lambda f: preorder(f.body))
 
     @cached_property
     def imports(self) -> ImportTable:
