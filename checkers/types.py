@@ -315,8 +315,8 @@ class TypesFamily(Family):
             # `if a and b:`: the last operand is converted too (the others by visit_BoolOp).
             self._check_truth(value.values[-1], how, ctx)
             return
-        if ctx.kinds.kind(value) != MULTI:
-            return
+        if ctx.kinds.kind(value) != MULTI or ctx.kinds.element_count(value) is not None:
+            return  # a size the interpreter knows decides it (multi-element-tensor-as-bool)
         spelled = ast.unparse(value)
         wrapped = spelled if isinstance(value, SIMPLE_EXPRESSIONS) else f"({spelled})"
         ctx.report("tensor-as-bool", value, spelled, how, f"{wrapped}.any(), {wrapped}.all() or ops.where")

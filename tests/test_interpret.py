@@ -420,3 +420,42 @@ def test_numpy_arrays_take_the_dtype_given_by_keyword_or_position(tmp_path, buil
               f"        a = {built}\n        return a, x\n")
     value = _values_at_return(tmp_path, source)["a"]
     assert is_array_value(value) and value.dtype == dtype
+
+
+KINDS = '''
+import numpy as np
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x, one):
+        pair = Tensor([0, 1])
+        n = 3
+        a = np.ones((2,))
+        return pair, one, n, a, x + 1
+
+
+def main():
+    Net()(Tensor(np.ones((4,), np.float32)), Tensor([1.0]))
+'''
+
+
+def test_tensor_kinds_take_the_size_the_interpreter_knows(tmp_path):
+    """One answer to "is this a tensor, of how many elements?": where the interpreter knows a
+    value, TensorKinds says what it says (Tensor([0, 1]) holds two; a driver's Tensor([1.0])
+    one; a Python int and a numpy array are no graph tensors)."""
+    from msgraphlint.syntax.project import Project
+    from msgraphlint.model.reach import ReachModel
+    from msgraphlint.values.kinds import Kind, kinds_of
+
+    path = tmp_path / "kinds.py"
+    path.write_text(KINDS, "utf-8")
+    project = Project()
+    module = project.module(path)
+    model = ReachModel(project)
+    compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
+    returned = next(n for n in module.nodes(compiled.node) if n.__class__.__name__ == "Return")
+    kinds = kinds_of(model, compiled)
+    found = [kinds.kind(element) for element in returned.value.elts]
+    assert found == [Kind.MULTI, Kind.TENSOR, None, None, Kind.MULTI]
+    assert [kinds.element_count(e) for e in returned.value.elts][:4] == [2, 1, None, None]

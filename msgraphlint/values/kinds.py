@@ -35,7 +35,7 @@ from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.scope import FunctionScope
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .domain import element_count, is_tensor_value
+from .domain import element_count, is_array_value, is_known, is_tensor_value
 from .interpret import Evaluation, evaluation
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
@@ -262,6 +262,11 @@ class TensorKinds:
     def is_tensor(self, node: ast.expr) -> bool:
         return self.kind(node) in (MULTI, TENSOR)
 
+    def element_count(self, node: ast.expr) -> int | None:
+        """How many elements a tensor expression holds, where the interpreter knows its shape."""
+        value = self.ctx.evaluation.value(node)
+        return element_count(value.shape) if is_tensor_value(value) else None
+
     def sparse_class(self, node: ast.expr) -> str | None:
         """"COOTensor", "CSRTensor" or "RowTensor" where the code shows ``node`` built as one: a
         call of the class, a local every binding of which is one, ``self.<attr>`` every
@@ -288,6 +293,15 @@ class TensorKinds:
         if depth > MAX_EXPRESSION_DEPTH:
             return None
         ctx = self.ctx
+        # What the interpreter knows decides first: a tensor of a known shape, or a value that
+        # is no graph tensor (a Python constant, a numpy array).
+        value = ctx.evaluation.value(node)
+        if is_tensor_value(value):
+            count = element_count(value.shape)
+            if count is not None:
+                return MULTI if count > 1 else TENSOR
+        elif is_known(value) or is_array_value(value):
+            return None
         match node:
             case ast.Name(id=name):
                 kind = self._name_kind(name, depth)
