@@ -459,3 +459,40 @@ def test_tensor_kinds_take_the_size_the_interpreter_knows(tmp_path):
     found = [kinds.kind(element) for element in returned.value.elts]
     assert found == [Kind.MULTI, Kind.TENSOR, None, None, Kind.MULTI]
     assert [kinds.element_count(e) for e in returned.value.elts][:4] == [2, 1, None, None]
+
+
+ORDERED = '''
+import numpy as np
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x, n):
+        m = n * 2
+        y = m * 3
+        m = x
+        return y, m, x
+
+
+def main():
+    Net()(Tensor(np.ones((2,), np.float32)), 3)
+'''
+
+
+def test_known_while_compiling_has_one_answer_that_follows_the_statements(tmp_path):
+    """y is 18 while compiling: m is rebound to a tensor only after y is computed. The model of
+    constants and variables, which does not follow statement order, takes y for a variable; the
+    families' answer (FunctionContext.is_variable) is the interpreter's where it knows."""
+    from msgraphlint.engine.analyze import FunctionContext
+    from msgraphlint.pipeline import new_engine
+
+    path = tmp_path / "ordered.py"
+    path.write_text(ORDERED, "utf-8")
+    engine = new_engine()
+    module = engine.model.project.module(path)
+    compiled = next(c for c in engine.model.compiled_functions(module) if c.node.name == "construct")
+    ctx = FunctionContext(engine=engine, module=module, findings=[], function=compiled)
+    returned = next(n for n in module.nodes(compiled.node) if n.__class__.__name__ == "Return")
+    y, m, x = returned.value.elts
+    assert ctx.values.is_variable(y)  # the order-blind model alone
+    assert [ctx.is_variable(y), ctx.is_variable(m), ctx.is_variable(x)] == [False, True, True]
