@@ -325,7 +325,7 @@ class FunctionFlow:
         if isinstance(node, ast.Name) and node.id in state.bound:
             kinds = state.bound[node.id]
             return next(iter(kinds)) if len(kinds) == 1 else Kind.UNKNOWN
-        return value_kind(node, self.fv, self.roots)
+        return value_kind(node, self.fv, self.roots, self.ctx.evaluation)
 
     def bind(self, target: ast.expr, state: State, kind: str) -> None:
         if isinstance(target, ast.Name):
@@ -478,7 +478,7 @@ class ReturnJoins:
                 report_join_problem(self.ctx, rule, node, "this return", branch.lineno, kind, other)
 
     def kind(self, value: ast.expr | None) -> Kind:
-        found = value_kind(value, self.fv, self.roots)
+        found = value_kind(value, self.fv, self.roots, self.ctx.evaluation)
         if (found == Kind.INPUT and value.__class__ is ast.Name and value.id not in self.fv.bound
                 and is_tensor_value(self.ctx.evaluation.parameters.get(value.id))):
             return Kind.TENSOR  # an input every Python call passes a tensor (not a tuple)

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from .engine_helpers import check_source, findings_on_lines
+from .engine_helpers import check_source, findings_on_lines, run_probe
 
 HEADER = """
 import mindspore as ms
@@ -685,3 +685,103 @@ class Net(nn.Cell):
     driven = body + "\ndef run():\n    Net()(Tensor([1.0, 2.0]))\n"
     assert found(tmp_path, driven) == marked(driven, "branch-type-mismatch")
     assert found(tmp_path, body) == set()
+
+
+# ----- a constant the interpreter knows joins like a literal ------------------------------------
+
+KNOWN_CONSTANTS = '''
+import numpy as np
+from mindspore import Tensor, nn
+
+SCALE = 2.5
+
+
+class FromInit(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.k = 3
+
+    def construct(self, x):
+        if x.sum() > 0:
+            y = self.k
+        else:
+            y = x
+        return y
+
+
+class FromConstruction(nn.Cell):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def construct(self, x):
+        if x.sum() > 0:
+            return self.k
+        return x
+
+
+class FromModule(nn.Cell):
+    def construct(self, x):
+        return SCALE if x.sum() > 0 else x
+
+
+class Tensors(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.k = Tensor(np.ones((2,), np.float32))
+
+    def construct(self, x):
+        if x.sum() > 0:
+            return self.k
+        return x
+
+
+def main():
+    x = Tensor(np.ones((2,), np.float32))
+    FromInit()(x)
+    FromConstruction(4)(x)
+    FromModule()(x)
+    Tensors()(x)
+'''
+KNOWN_CONSTANTS_PROBE = '''
+import sys
+import numpy as np
+import mindspore as ms
+sys.path.insert(0, sys.argv[2])
+from known_constants import FromInit, FromConstruction, FromModule, Tensors
+
+ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, sys.argv[1].upper()))
+x = ms.Tensor(np.ones((2,), np.float32))
+for net in (FromInit(), FromConstruction(4), FromModule(), Tensors()):
+    try:
+        net(x)
+        print(f"{type(net).__name__}|compiles")
+    except TypeError as error:
+        print(f"{type(net).__name__}|fails" if "join" in str(error) else f"{type(net).__name__}|{error}")
+'''
+
+
+def test_a_constant_the_interpreter_knows_joins_like_a_literal(tmp_path):
+    """self.k set to 3 in __init__ (or by the one construction), a module's float: an int or a
+    float beside a tensor under a test on a tensor, as a literal would be; a tensor attribute
+    joins. (Where the interpreter evaluates the function: here its driver calls it.)"""
+    reported = sorted((f.rule.symbol, f.line) for f in check_source(tmp_path, KNOWN_CONSTANTS, "known_constants.py")
+                      if f.rule.symbol == "branch-type-mismatch")
+    lines = KNOWN_CONSTANTS.splitlines()
+    assert [(symbol, lines[line - 1].strip()) for symbol, line in reported] == [
+        ("branch-type-mismatch", "return y"),
+        ("branch-type-mismatch", "return self.k"),
+        ("branch-type-mismatch", "return SCALE if x.sum() > 0 else x"),
+    ]
+
+
+@pytest.mark.compiler
+@pytest.mark.parametrize("level", ["strict", "lax"])
+def test_the_compiler_rejects_a_known_constant_joined_with_a_tensor(tmp_path, level):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "known_constants.py").write_text(KNOWN_CONSTANTS, "utf-8")
+    verdicts, output = run_probe(tmp_path, KNOWN_CONSTANTS_PROBE, level, str(code))
+    assert verdicts == {"FromInit": "fails", "FromConstruction": "fails", "FromModule": "fails",
+                        "Tensors": "compiles"}, output

@@ -191,13 +191,26 @@ def literal_kind(node: ast.expr | None) -> Kind | None:
     return None
 
 
-def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool) -> Kind:
+CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
+                  type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}
+
+
+def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool,
+               known: Evaluation | None = None) -> Kind:
     """NONE, a literal's kind, TENSOR, INPUT (``roots``: parameters are inputs) or UNKNOWN. A
     tensor built from constants (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it
-    joins with a Python value no better than a computed one (probed with 2.10)."""
+    joins with a Python value no better than a computed one (probed with 2.10). Where the
+    interpreter's values (``known``) hold the node, they decide: a tensor, or the kind of the
+    constant it is while compiling (``self.k`` set to 3 by every construction: an int)."""
     kind = literal_kind(node)
     if kind is not None:
         return kind
+    if known is not None and node is not None:
+        value = known.value(node)
+        if is_tensor_value(value):
+            return Kind.TENSOR
+        if is_known(value):
+            return CONSTANT_KINDS.get(type(value.value), Kind.UNKNOWN)
     if is_tensor(node, fv) or builds_tensor(node, fv):
         return Kind.TENSOR
     if roots and is_input(node, fv):
