@@ -376,20 +376,27 @@ def main():
 '''
 
 
-def _values_at_return(tmp_path, source: str) -> dict[str, object]:
+def _construct_returning(tmp_path, source: str):
+    """(the model, the construct of ``source``, the elements its return gives back)."""
     from msgraphlint.syntax.project import Project
     from msgraphlint.model.reach import ReachModel
-    from msgraphlint.values.interpret import evaluation
 
-    path = tmp_path / "joined.py"
+    path = tmp_path / "probed.py"
     path.write_text(source, "utf-8")
     project = Project()
     module = project.module(path)
     model = ReachModel(project)
     compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
     returned = next(n for n in module.nodes(compiled.node) if n.__class__.__name__ == "Return")
+    return model, compiled, returned.value.elts
+
+
+def _values_at_return(tmp_path, source: str) -> dict[str, object]:
+    from msgraphlint.values.interpret import evaluation
+
+    model, compiled, elements = _construct_returning(tmp_path, source)
     found = evaluation(model, compiled)
-    return {element.id: found.value(element) for element in returned.value.elts}
+    return {element.id: found.value(element) for element in elements}
 
 
 def test_the_sides_of_an_undecided_if_join_as_calls_do(tmp_path):
@@ -444,21 +451,12 @@ def test_tensor_kinds_take_the_size_the_interpreter_knows(tmp_path):
     """One answer to "is this a tensor, of how many elements?": where the interpreter knows a
     value, TensorKinds says what it says (Tensor([0, 1]) holds two; a driver's Tensor([1.0])
     one; a Python int and a numpy array are no graph tensors)."""
-    from msgraphlint.syntax.project import Project
-    from msgraphlint.model.reach import ReachModel
     from msgraphlint.values.kinds import Kind, kinds_of
 
-    path = tmp_path / "kinds.py"
-    path.write_text(KINDS, "utf-8")
-    project = Project()
-    module = project.module(path)
-    model = ReachModel(project)
-    compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
-    returned = next(n for n in module.nodes(compiled.node) if n.__class__.__name__ == "Return")
+    model, compiled, elements = _construct_returning(tmp_path, KINDS)
     kinds = kinds_of(model, compiled)
-    found = [kinds.kind(element) for element in returned.value.elts]
-    assert found == [Kind.MULTI, Kind.TENSOR, None, None, Kind.MULTI]
-    assert [kinds.element_count(e) for e in returned.value.elts][:4] == [2, 1, None, None]
+    assert [kinds.kind(element) for element in elements] == [Kind.MULTI, Kind.TENSOR, None, None, Kind.MULTI]
+    assert [kinds.element_count(element) for element in elements][:4] == [2, 1, None, None]
 
 
 ORDERED = '''
