@@ -58,5 +58,6 @@ BUILTIN_CHECKS = {
     "isinstance": ("instance_check",),
 }
 # Folds the graph bounds before computing them, by the check that judges the known arguments:
-# a range of more elements than a graph sequence holds, a power too big for int64.
-BUILTIN_FOLD_BOUNDS = {"range": "range_length", "pow": "power_size"}
+# a range whose walk leaves int64 (the graph's make_range counts in int64: ValueError), a power
+# too big to compute (left unknown).
+BUILTIN_FOLD_BOUNDS = {"range": "range_in_int64", "pow": "power_size"}

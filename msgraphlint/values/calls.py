@@ -152,7 +152,7 @@ class Calls:
     def _power_size(self, node: ast.Call, args: list[Value]) -> bool:
         return len(args) == 2 and not _too_big(ast.Pow, args[0].value, args[1].value)
 
-    def _range_length(self, node: ast.Call, args: list[Value]) -> bool:
+    def _range_in_int64(self, node: ast.Call, args: list[Value]) -> bool:
         return self.range_fits(node, [a.value for a in args])
 
     def makes_variable(self, func: ast.expr) -> bool:
@@ -353,4 +353,4 @@ BUILTIN_CHECK_METHODS = {
     "map_arguments": Calls._map_arguments,
     "instance_check": Calls._instance_check,
 }
-BOUND_METHODS = {"range_length": Calls._range_length, "power_size": Calls._power_size}
+BOUND_METHODS = {"range_in_int64": Calls._range_in_int64, "power_size": Calls._power_size}
