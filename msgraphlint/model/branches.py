@@ -115,29 +115,34 @@ def constant_truth(test: ast.expr, known: dict[str, frozenset]) -> bool | None:
 
 
 def construction_truth(model: ProjectModel, cls: ClassInfo, init: FunctionNode,
-                       test: ast.expr) -> bool | None:
+                       test: ast.expr) -> tuple[bool, tuple[str, ...]] | None:
     """The truth of an if-test of ``cls.__init__`` on its parameters, for every construction of
     ``cls`` the project shows (`if weight_init: self.apply(init)` in a class built with
     ``weight_init=False``), or, where the project shows none (an outermost Cell its users
-    build), for the parameters' literal defaults; None when a parameter is rebound in
-    ``__init__``, any construction passes something else than a literal, or the test reads
-    anything else."""
+    build), for the parameters' literal defaults; with the defaults it took (``weight_init=True``:
+    none where constructions decided). None when a parameter is rebound in ``__init__``, any
+    construction passes something else than a literal, or the test reads anything else."""
     rebound = function_syntax(cls.module, init).bound
     shown = model.constructor_calls(cls) is not None
     defaults = parameter_defaults(init)
     known: dict[str, frozenset] = {}
-    for name in {node.id for node in ast.walk(test) if node.__class__ is ast.Name}:
+    assumed: list[str] = []
+    for name in sorted({node.id for node in ast.walk(test) if node.__class__ is ast.Name}):
         if name in rebound:
             return None
         if shown:
             passed = model.constructor_arguments(cls, init, ast.Name(id=name))
             literals = [_literal(p.expr) for p in passed] if passed else [_NOT_A_LITERAL]
+        elif name in defaults:
+            literals = [_literal(defaults[name])]
+            assumed.append(f"{name}={ast.unparse(defaults[name])}")
         else:
-            literals = [_literal(defaults.get(name))] if name in defaults else [_NOT_A_LITERAL]
+            literals = [_NOT_A_LITERAL]
         if _NOT_A_LITERAL in literals:
             return None
         known[name] = frozenset(literals)
-    return constant_truth(test, known)
+    truth = constant_truth(test, known)
+    return None if truth is None else (truth, tuple(assumed))
 
 
 def _possible(expr: ast.expr, known: dict[str, frozenset]) -> frozenset | None:

@@ -44,7 +44,7 @@ from ..syntax.project import ClassInfo, ModuleInfo
 from .attributes import _target_version
 from .branches import construction_truth
 from .callers import _scope_at, single_assignment
-from .compiled import Construction, first_parameter, parameter_defaults
+from .compiled import Construction, first_parameter
 from .modes import modules_mentioning, spellings
 from .scope import ProjectModel
 
@@ -332,21 +332,14 @@ def _run_statements(model: ProjectModel, root: ClassInfo, cls: ClassInfo,
         elif isinstance(statement, ast.For):
             _run_loop(model, cls, statement, self_name, built)
         elif isinstance(statement, ast.If) and folds and (
-                truth := construction_truth(model, cls, function, statement.test)) is not None:
+                decided := construction_truth(model, cls, function, statement.test)) is not None:
             # `if weight_init: self.apply(init)`: only the branch every construction takes runs
-            if model.constructor_calls(cls) is None:
-                built.assuming.extend(_defaults_read(function, statement.test))
+            truth, assumed = decided
+            built.assuming.extend(assumed)
             _run_statements(model, root, cls, function, statement.body if truth else statement.orelse,
                             self_name, built, depth, folds)
         else:
             _forget_assigned(cls.module, statement, self_name, built)
-
-
-def _defaults_read(init: ast.FunctionDef | ast.AsyncFunctionDef, test: ast.expr) -> list[str]:
-    """``weight_init=True`` for each parameter the test reads, as its default gives it."""
-    defaults = parameter_defaults(init)
-    return [f"{name}={ast.unparse(defaults[name])}" for name in sorted(
-        {node.id for node in ast.walk(test) if isinstance(node, ast.Name)}) if name in defaults]
 
 
 def _run_call(model: ProjectModel, root: ClassInfo, cls: ClassInfo, call: ast.Call, self_name: str,
