@@ -1,7 +1,9 @@
 """Lists and dicts that compiled code builds, and the lists the compiler folds into one constant.
 
 A name bound only to new lists (displays, comprehensions, ``list()``) or dicts is a container the
-function (or the module) builds; several rules judge what the graph does to one. COMPATIBLE and LAX fold a list built from literals (a display of literals, a comprehension over
+function (or the module) builds; several rules judge what the graph does to one.
+
+COMPATIBLE and LAX fold a list built from literals (a display of literals, a comprehension over
 literals and literal ranges) into one constant object, which every call of the graph shares: a
 ``pop`` on it takes from that one object, call after call (seen with 2.10). A list that takes any
 other value (a tensor, ``list(x.shape)``) is built again at each call, or is not known here.
