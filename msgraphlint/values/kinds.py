@@ -170,18 +170,17 @@ def is_input(node: ast.expr, fv: FunctionValues) -> bool:
     return node.id in {a.arg for a in without_default} and node.id in fv.names
 
 
+# The kind of a Python constant, written in the source or known to the interpreter.
+CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
+                  type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}
+
+
 def literal_kind(node: ast.expr | None) -> Kind | None:
     match node:
-        case None | ast.Constant(value=None):
+        case None:
             return Kind.NONE
-        case ast.Constant(value=bool()):
-            return Kind.BOOL
-        case ast.Constant(value=int()):
-            return Kind.INT
-        case ast.Constant(value=float()):
-            return Kind.FLOAT
-        case ast.Constant(value=str()):
-            return Kind.STR
+        case ast.Constant(value=None | bool() | int() | float() | str() as value):
+            return CONSTANT_KINDS[type(value)]
         case ast.UnaryOp(op=ast.USub() | ast.UAdd(), operand=ast.Constant(value=int() | float())):
             return literal_kind(node.operand)
         case ast.Tuple():
@@ -189,10 +188,6 @@ def literal_kind(node: ast.expr | None) -> Kind | None:
         case ast.List():
             return Kind.LIST
     return None
-
-
-CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
-                  type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}
 
 
 def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool,
