@@ -158,7 +158,7 @@ ATTRIBUTE_TRICKS = (
     "exec(",
 )
 # Bases a class may have and still be read completely: nn.Cell's attributes are data.
-COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object"})
+COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object", "abc.ABC"})  # ABC sets no attribute
 SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
 _LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
 _SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
@@ -319,8 +319,9 @@ def self_escapes(cls: ClassInfo, model: ProjectModel) -> bool:
         if self_name is None:
             continue
         parents = cls.module.parents(method)
+        shadowed = _shadowing_scopes(cls.module, method, self_name)
         for child in cls.module.nodes(method):
-            if not (isinstance(child, ast.Name) and child.id == self_name):
+            if not (isinstance(child, ast.Name) and child.id == self_name) or id(child) in shadowed:
                 continue
             parent = parents.get(id(child))
             if isinstance(child.ctx, ast.Store) or isinstance(parent, SELF_STAYS_HERE):
@@ -335,6 +336,25 @@ def self_escapes(cls: ClassInfo, model: ProjectModel) -> bool:
                 continue
             return True
     return False
+
+
+def _shadowing_scopes(module: ModuleInfo, method: ast.AST, self_name: str) -> set[int]:
+    """ids of the nodes inside functions nested in ``method`` whose own parameters rebind
+    ``self_name`` (the methods of a class defined in the method): their ``self`` is another
+    object."""
+    found: set[int] = set()
+    for node in module.nodes(method):
+        if node is method or id(node) in found:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if self_name in {arg.arg for arg in _parameters(node.args)}:
+                found.update(id(inner) for inner in module.nodes(node))
+    return found
+
+
+def _parameters(args: ast.arguments) -> list[ast.arg]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return [arg for arg in every if arg is not None]
 
 
 def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ProjectModel) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..syntax.project import ClassInfo, bound_names
 from .attributes import complete_class, mindspore_base_attributes
+from .modes import writes_only_in_pynative
 from .compiled import (
     CallEdge, CompiledFunction, FunctionNode, Literal, bind_arguments, first_parameter, is_static,
     parameter_defaults,
@@ -290,9 +291,10 @@ class Branches:
         classes of ``self`` is a literal, or an ``__init__`` parameter that every construction of
         the class passes a literal (or leaves at a literal default: ``Block()`` with
         ``act=None``). None when any is something else, the class body binds it too, code
-        outside the class sets it, a class cannot be read completely (setattr, an external base),
-        an augmented assignment changes it, or a project subclass sets it too (an inherited
-        construct is kept once, with its own class's target)."""
+        outside the class sets it (but only in code that runs in PyNative mode alone: a
+        calibration pass), a class cannot be read completely (setattr, an external base),
+        an augmented assignment changes it, or a project subclass of what ``self`` is sets
+        it too (an inherited construct is kept once, with its own class's target)."""
         return self.memo(self.table("attribute_literals"), (id(compiled), attr),
                          lambda: self._find_attribute_literals(attr, compiled))
 
@@ -314,17 +316,32 @@ class Branches:
                         if literal is _NOT_A_LITERAL:
                             return None
                         literals.add(literal)
-        if not literals or attr in self.project.externally_set(compiled.module.path):
+        if not literals:
             return None
         # The costlier questions last, asked only of attributes that would fold.
         if not all(complete_class(self, cls) for cls in classes):
             return None
         if any(attr in mindspore_base_attributes(self, cls) for cls in classes):
             return None  # a MindSpore base (nn.Adam, TrainOneStepCell) sets it too
-        if any(attr in sub.self_assignments for cls in classes
+        if any(attr in sub.self_assignments for cls in _self_heads(self, compiled)
                for sub in self.subclasses(cls, cls.module.path)):
             return None
+        if (attr in self.project.externally_set(compiled.module.path)
+                and not writes_only_in_pynative(self, attr, compiled.module)):
+            return None
         return frozenset(literals)
+
+
+def _self_heads(model: ProjectModel, compiled: CompiledFunction) -> list[ClassInfo]:
+    """The most derived classes ``self`` is known to be an instance of in ``compiled``: its
+    target's Cell, and the function's owner where that is not one of the Cell's bases. ``self``
+    may be an instance of any of their subclasses, never of a sibling class that shares a base
+    with them."""
+    cell, owner = compiled.target.cell, compiled.owner
+    heads = [cell] if cell is not None else []
+    if owner is not None and (cell is None or owner not in model.mro(cell)):
+        heads.append(owner)
+    return heads
 
 
 # ----- what the parser folds, asked before type inference (data flow) -----------------------

@@ -11,13 +11,18 @@ that demands PyNative).
 Precision: this only ever removes compiled roots, so every doubt keeps the class compiled: a
 use of the class that is not a call, a call site not shown to be PyNative-only, a class another
 module may build (its package exports it, or a subclass exists).
+
+The same question about the code that sets a Cell's flag from outside (``layer.quant_forward =
+True`` in a calibration search) lets the flag keep the value ``__init__`` gave it in the compiled
+graph: a write made only in PyNative mode is never seen by it (probed, 2.10). Every doubt keeps
+the flag unknown.
 """
 
 from __future__ import annotations
 
 import ast
 
-from ..knowledge.mindspore import GET_CONTEXT, MODE_CONSTANTS, MODE_NUMBERS
+from ..knowledge.mindspore import ATTRIBUTE_SETTING_METHODS, GET_CONTEXT, MODE_CONSTANTS, MODE_NUMBERS
 from ..syntax.project import ClassInfo, ModuleInfo
 from .callers import _in_all, _re_exports, _scope_at
 from .compiled import FunctionNode
@@ -161,13 +166,177 @@ def _owner(module: ModuleInfo, function: FunctionNode) -> ClassInfo | None:
 def _only_called_in_pynative(model: ProjectModel, module: ModuleInfo, function: FunctionNode,
                              depth: int) -> bool:
     """Every use of the function's name in its module and the modules importing it is a call in
-    PyNative-only code (and there is one). A method is matched by name on any receiver, which
-    may take in calls of other classes' methods of that name: those only make this say no."""
+    PyNative-only code (and there is one). A method is looked for in every module of the
+    project that names it, since an object reaches its callers without an import (a registry of
+    algorithm classes that a driver calls ``processor.process(name, layer)`` on); a use that
+    cannot call it is left out: the definition of another method of that name, a call whose
+    arguments it cannot take, a call on ``self``, ``super()`` or a new instance of a class
+    that does not run it. Every other use must be such a call."""
     name = function.name
     if name.startswith("__"):
         return False  # dunders run from Python's own machinery
-    users = modules_mentioning(model, module, name)
-    return _every_use_is_a_pynative_call(model, users, name, {id(function)}, depth)
+    owner = _owner(module, function)
+    if owner is None:
+        users = modules_mentioning(model, module, name)
+        return _every_use_is_a_pynative_call(model, users, name, {id(function)}, depth)
+    users = _project_modules_mentioning(model, module, name)
+
+    def cannot_run_it(node: ast.AST, user: ModuleInfo, call: ast.AST | None) -> bool:
+        return _cannot_run_method(model, owner, function, node, user, call)
+    return _every_use_is_a_pynative_call(model, users, name, {id(function)}, depth,
+                                         cannot_run_it=cannot_run_it)
+
+
+def _project_modules_mentioning(model: ProjectModel, module: ModuleInfo, name: str):
+    """The module, then every other module of the project whose text mentions ``name`` and that
+    can hold an object of the module's classes: one of its own top-level package, or one that
+    names that package (imports it). Parsed one by one as the caller asks (it stops at its
+    first doubt)."""
+    yield module
+    top = module.name.partition(".")[0]
+    # the top package's folder: pkg/ for pkg/sub/mod.py (pkg.sub.mod) and pkg/sub/__init__.py
+    up = module.name.count(".") + (1 if module.is_package else 0) - 1
+    package = module.path.parents[up] if 0 <= up < len(module.path.parents) else None
+    word, top_word = name.encode(), top.encode()
+    for path in model.project.project_files(module.path):
+        if path == module.path or not model.project.mentions(path, word):
+            continue
+        if not ((package is not None and package in path.parents)
+                or model.project.mentions(path, top_word)):
+            continue
+        user = model.project.module(path)
+        if user is not None and user is not module:
+            yield user
+
+
+def _cannot_run_method(model: ProjectModel, owner: ClassInfo, method: FunctionNode,
+                       node: ast.AST, user: ModuleInfo, call: ast.AST | None) -> bool:
+    """Whether this spelling of the method's name certainly does not run ``owner.method``."""
+    if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
+        return True  # another definition of the name is not a use of this one
+    if isinstance(node, ast.Name):
+        # a method is a bare name only in its own class's body (`alias = process`)
+        scope = _scope_at(user, node)
+        return not (scope and scope[-1] is owner.node)
+    if not (isinstance(node, ast.Attribute) and isinstance(call, ast.Call) and call.func is node):
+        return False
+    receiver = node.value
+    scope = _scope_at(user, call)
+    if isinstance(receiver, ast.Name):
+        named = model.class_named(receiver, user, scope)
+        if named is not None:  # `Class.method(instance, ...)`: the instance is an argument
+            return (not _may_bind(call, method, bound=_is_bound(method, on_class=True))
+                    or not _runs(model, named, method))
+    if not _may_bind(call, method, bound=_is_bound(method, on_class=False)):
+        return True
+    if isinstance(receiver, ast.Call):
+        if isinstance(receiver.func, ast.Name) and receiver.func.id == "super" and not receiver.args:
+            enclosing = _method_class(user, scope)
+            return enclosing is not None and owner not in model.mro(enclosing)[1:]
+        built = model.class_named(receiver.func, user, scope)
+        return built is not None and not _runs(model, built, method)
+    if isinstance(receiver, ast.Name) and scope and isinstance(scope[-1], FUNCTIONS):
+        params = [*scope[-1].args.posonlyargs, *scope[-1].args.args]
+        if params and params[0].arg == receiver.id and receiver.id == "self":
+            enclosing = _method_class(user, scope)
+            # an instance of the enclosing class or of any of its subclasses (a mixin's)
+            return enclosing is not None and not any(
+                owner in model.mro(cls) or cls in model.mro(owner)
+                for cls in (enclosing, *model.subclasses(enclosing, user.path)))
+    return False
+
+
+def _runs(model: ProjectModel, cls: ClassInfo, method: FunctionNode) -> bool:
+    """Whether an instance of exactly ``cls`` runs ``method`` for its name."""
+    located = model.find_method(cls, method.name)
+    return located is not None and located[1] is method
+
+
+def _method_class(module: ModuleInfo, scope: tuple[ast.AST, ...]) -> ClassInfo | None:
+    """The class of the method that ``scope`` ends in."""
+    if len(scope) >= 2 and isinstance(scope[-1], FUNCTIONS) and isinstance(scope[-2], ast.ClassDef):
+        return module.class_info(scope[-2])
+    return None
+
+
+def _is_bound(method: FunctionNode, on_class: bool) -> bool:
+    """Whether a call passes the instance (or the class) first: a classmethod always, a
+    staticmethod never, any other method when called on an instance."""
+    decorators = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
+    if "classmethod" in decorators or "staticmethod" in decorators:
+        return "classmethod" in decorators
+    return not on_class
+
+
+def _may_bind(call: ast.Call, function: FunctionNode, bound: bool) -> bool:
+    """Whether the call's arguments may bind to the function's parameters (after the instance,
+    where ``bound``): False only where Python would raise TypeError."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+            keyword.arg is None for keyword in call.keywords):
+        return True
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    first_default = len(positional) - len(args.defaults)
+    offered = [(index, param) for index, param in enumerate(positional)][1 if bound else 0:]
+    if len(call.args) > len(offered) and args.vararg is None:
+        return False
+    by_keyword = {param.arg for param in [*args.args, *args.kwonlyargs]}
+    given = {keyword.arg for keyword in call.keywords}
+    if args.kwarg is None and not given <= by_keyword:
+        return False
+    for place, (index, param) in enumerate(offered):
+        if place >= len(call.args) and index < first_default and param.arg not in given:
+            return False
+    return all(default is not None or param.arg in given
+               for param, default in zip(args.kwonlyargs, args.kw_defaults))
+
+
+def writes_only_in_pynative(model: ProjectModel, attr: str, near: ModuleInfo) -> bool:
+    """Whether every ``<object>.<attr> = ...`` of the project on an object other than ``self``
+    sits in code that runs only in PyNative mode (and there is one): a calibration pass that
+    sets a Cell's flag to run its construct another way in PyNative, then sets it back. The
+    graph compiled from that Cell never sees the flag change."""
+    writes = 0
+    for path in model.project.external_setters(attr, near.path):
+        module = model.project.module(path)
+        if module is None:
+            return False  # the text sets it, and the syntax cannot say where
+        # none at all: the text the scan matched is in a string or a comment
+        for write in _attribute_writes(module, attr):
+            if not pynative_only(model, module, write):
+                return False
+            writes += 1
+    return writes > 0
+
+
+def _attribute_writes(module: ModuleInfo, attr: str) -> list[ast.AST]:
+    """The statements of ``module`` that assign ``<object>.<attr>`` on an object other than
+    ``self``, and its calls of a Cell method that sets it by keyword (``add_flags``)."""
+    found: list[ast.AST] = []
+    for node in module.nodes(module.tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ATTRIBUTE_SETTING_METHODS
+                and any(keyword.arg == attr for keyword in node.keywords)):
+            found.append(node)
+            continue
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        else:
+            continue
+        leaves = [leaf for target in targets for leaf in _target_leaves(target)]
+        if any(isinstance(leaf, ast.Attribute) and leaf.attr == attr
+               and not (isinstance(leaf.value, ast.Name) and leaf.value.id == "self")
+               for leaf in leaves):
+            found.append(node)
+    return found
+
+
+def _target_leaves(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [leaf for element in target.elts for leaf in _target_leaves(element)]
+    return [target]
 
 
 def modules_mentioning(model: ProjectModel, module: ModuleInfo, name: str) -> list[ModuleInfo]:
@@ -177,11 +346,12 @@ def modules_mentioning(model: ProjectModel, module: ModuleInfo, name: str) -> li
                       and (user := model.project.module(path)) is not None)]
 
 
-def _every_use_is_a_pynative_call(model: ProjectModel, users: list[ModuleInfo], name: str,
-                                  skip: set[int], depth: int, names_it=None) -> bool:
-    """Whether every node of ``users`` spelling ``name`` (but those in ``skip``) is called, in
-    code that runs only in PyNative mode, and there is one such call. ``names_it(node, module,
-    call)`` must also hold, where given: the spelling names the one definition asked about."""
+def _every_use_is_a_pynative_call(model: ProjectModel, users, name: str, skip: set[int],
+                                  depth: int, names_it=None, cannot_run_it=None) -> bool:
+    """Whether every node of ``users`` spelling ``name`` (but those in ``skip``, and those that
+    ``cannot_run_it(node, module, parent)`` where given) is called, in code that runs only in
+    PyNative mode, and there is one such call. ``names_it(node, module, call)`` must also hold,
+    where given: the spelling names the one definition asked about."""
     calls = 0
     for user in users:
         parents = user.parents(user.tree)
@@ -189,6 +359,8 @@ def _every_use_is_a_pynative_call(model: ProjectModel, users: list[ModuleInfo], 
             if id(node) in skip:
                 continue
             call = parents.get(id(node))
+            if cannot_run_it is not None and cannot_run_it(node, user, call):
+                continue
             if not (isinstance(call, ast.Call) and call.func is node):
                 return False  # passed, stored or subclassed: used who knows where
             if names_it is not None and not names_it(node, user, call):

@@ -699,6 +699,16 @@ class Project:
             self._external_sets[key] = frozenset().union(*(scan.external_sets for scan in scans))
         return self._external_sets[key]
 
+    def external_setters(self, attr: str, near: Path) -> list[Path]:
+        """The files of the projects being checked that set ``attr`` on a receiver other than
+        ``self`` (what ``externally_set`` joins), in a stable order."""
+        return sorted({path for scan in self.text_scans(near)
+                       for path in scan.external_set_files.get(attr, ())})
+
+    def project_files(self, near: Path) -> list[Path]:
+        """Every Python file of the projects being checked."""
+        return [path for scan in self.text_scans(near) for path in scan.files]
+
     def add_root(self, root: Path) -> None:
         root = root.resolve()
         if root not in self.roots:
@@ -935,27 +945,35 @@ class ProjectText:
     receiver other than ``self`` (`net.scale = 2`), and which files define classes deriving from
     a given name."""
 
-    external_sets: frozenset[str]
+    external_set_files: dict[str, set[Path]]  # attribute name -> the files that set it so
     subclass_files: dict[str, set[Path]]
     reads: frozenset[tuple] = frozenset()  # ("file", path, digest) of every file scanned
+    files: tuple[Path, ...] = ()  # in the order walked
+
+    @property
+    def external_sets(self) -> frozenset[str]:
+        return frozenset(self.external_set_files)
 
 
 def scan_project(root: Path) -> ProjectText:
     """One text pass over every Python file below ``root``."""
-    sets: set[str] = set()
+    set_files: dict[str, set[Path]] = {}
     subclass_files: dict[str, set[Path]] = {}
     reads: set[tuple] = set()
+    files: list[Path] = []
     for path in walk_python_files(root):
         try:
             raw = path.read_bytes()
         except OSError:
             continue
+        files.append(path)
         reads.add(("file", str(resolve_path(path)), content_digest(raw).hex()))
-        sets.update(external_sets(raw))
+        for name in external_sets(raw):
+            set_files.setdefault(name, set()).add(path)
         for match in _CLASS_LINE.finditer(raw):
             for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):
                 subclass_files.setdefault(word.decode(), set()).add(path)
-    return ProjectText(frozenset(sets), subclass_files, frozenset(reads))
+    return ProjectText(set_files, subclass_files, frozenset(reads), tuple(files))
 
 
 _SETTING_CALL = re.compile(
