@@ -1045,3 +1045,38 @@ def test_a_helper_called_only_in_branches_the_passed_literals_decide_against_is_
 
 def flagged_in(folder: Path) -> list:
     return flagged(folder, "model.py")
+
+
+def test_a_file_can_name_a_module_only_from_its_package_or_by_importing_it(tmp_path):
+    """What the project-wide searches (subclasses, the callers of a method) parse: the files of
+    the module's own top-level package, and the files whose import statements name that package;
+    not a file that mentions the name in a URL or inside another name (mindocr's
+    ``mindcv_models`` folder beside mindcv). A module outside any package: its importers."""
+    from msgraphlint.syntax.project import Project
+
+    write(tmp_path, {
+        "setup.py": "",
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/layers.py": "class Base:\n    pass\n",
+        "pkg/other.py": "from .sub.layers import Base\n",
+        "app/__init__.py": "",
+        "app/uses_from.py": "from pkg.sub.layers import Base\n",
+        "app/uses_import.py": "import os, pkg.sub.layers as layers\n",
+        "app/url_only.py": 'URL = "https://example.com/pkg/weights.ckpt"\n',
+        "app/pkg_models/__init__.py": "",
+        "app/inner_name.py": "from app.pkg_models import thing\n",
+        "script.py": "def helper():\n    return 1\n",
+        "run.py": "from script import helper\n",
+        "unrelated.py": "helper = 2\n",
+    })
+    project = Project()
+    project.add_project_of(tmp_path)
+    layers = project.module(tmp_path / "pkg/sub/layers.py")
+    script = project.module(tmp_path / "script.py")
+    named = {name for name in ("pkg/other.py", "app/uses_from.py", "app/uses_import.py",
+                               "app/url_only.py", "app/inner_name.py")
+             if project.may_name(tmp_path / name, layers)}
+    assert named == {"pkg/other.py", "app/uses_from.py", "app/uses_import.py"}
+    assert project.may_name(tmp_path / "run.py", script)
+    assert not project.may_name(tmp_path / "unrelated.py", script)

@@ -74,14 +74,20 @@ class ClassHierarchy:
     def subclasses(self, cls: ClassInfo, near: Path) -> list[ClassInfo]:
         """Project classes deriving from ``cls``, transitively, found through the project's text
         scan (an abstract base Cell's construct reads attributes only its subclasses set)."""
+        scans = self.project.text_scans(near)  # notes the reads the answer depends on
+        return self.memo(self.table("subclasses"), (id(cls), *map(id, scans)),
+                         lambda: self._find_subclasses(cls, scans))
+
+    def _find_subclasses(self, cls: ClassInfo, scans: list) -> list[ClassInfo]:
         found: list[ClassInfo] = []
         pending = [cls]
         seen = {id(cls)}
-        scans = self.project.text_scans(near)
         while pending:
             current = pending.pop()
             for scan in scans:
                 for path in sorted(scan.subclass_files.get(current.name, ())):
+                    if not self.project.may_name(path, current.module):
+                        continue  # another package's class of the same name
                     module = self.project.module(path)
                     for candidate in (module.classes.values() if module else ()):
                         if id(candidate) not in seen and current in self.mro(candidate):

@@ -193,16 +193,10 @@ def _project_modules_mentioning(model: ProjectModel, module: ModuleInfo, name: s
     names that package (imports it). Parsed one by one as the caller asks (it stops at its
     first doubt)."""
     yield module
-    top = module.name.partition(".")[0]
-    # the top package's folder: pkg/ for pkg/sub/mod.py (pkg.sub.mod) and pkg/sub/__init__.py
-    up = module.name.count(".") + (1 if module.is_package else 0) - 1
-    package = module.path.parents[up] if 0 <= up < len(module.path.parents) else None
-    word, top_word = name.encode(), top.encode()
+    word = name.encode()
     for path in model.project.project_files(module.path):
-        if path == module.path or not model.project.mentions(path, word):
-            continue
-        if not ((package is not None and package in path.parents)
-                or model.project.mentions(path, top_word)):
+        if (path == module.path or not model.project.mentions(path, word)
+                or not model.project.may_name(path, module)):
             continue
         user = model.project.module(path)
         if user is not None and user is not module:
@@ -302,35 +296,38 @@ def writes_only_in_pynative(model: ProjectModel, attr: str, near: ModuleInfo) ->
         if module is None:
             return False  # the text sets it, and the syntax cannot say where
         # none at all: the text the scan matched is in a string or a comment
-        for write in _attribute_writes(module, attr):
+        for write in _external_writes(module).get(attr, ()):
             if not pynative_only(model, module, write):
                 return False
             writes += 1
     return writes > 0
 
 
-def _attribute_writes(module: ModuleInfo, attr: str) -> list[ast.AST]:
-    """The statements of ``module`` that assign ``<object>.<attr>`` on an object other than
-    ``self``, and its calls of a Cell method that sets it by keyword (``add_flags``)."""
-    found: list[ast.AST] = []
-    for node in module.nodes(module.tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ATTRIBUTE_SETTING_METHODS
-                and any(keyword.arg == attr for keyword in node.keywords)):
-            found.append(node)
-            continue
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        else:
-            continue
-        leaves = [leaf for target in targets for leaf in _target_leaves(target)]
-        if any(isinstance(leaf, ast.Attribute) and leaf.attr == attr
-               and not (isinstance(leaf.value, ast.Name) and leaf.value.id == "self")
-               for leaf in leaves):
-            found.append(node)
-    return found
+def _external_writes(module: ModuleInfo) -> dict[str, list[ast.AST]]:
+    """attribute name -> the statements of ``module`` that assign ``<object>.<name>`` on an
+    object other than ``self``, and its calls of a Cell method that sets it by keyword
+    (``add_flags``); once per module."""
+    def collect(tree: ast.Module) -> dict[str, list[ast.AST]]:
+        found: dict[str, list[ast.AST]] = {}
+        for node in module.nodes(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ATTRIBUTE_SETTING_METHODS):
+                for name in {keyword.arg for keyword in node.keywords if keyword.arg}:
+                    found.setdefault(name, []).append(node)
+                continue
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            names = {leaf.attr for target in targets for leaf in _target_leaves(target)
+                     if isinstance(leaf, ast.Attribute)
+                     and not (isinstance(leaf.value, ast.Name) and leaf.value.id == "self")}
+            for name in names:
+                found.setdefault(name, []).append(node)
+        return found
+    return module.derived("modes.external_writes", module.tree, collect)
 
 
 def _target_leaves(target: ast.expr) -> list[ast.expr]:

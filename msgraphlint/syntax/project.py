@@ -677,6 +677,7 @@ class Project:
     _text_scans: dict[Path, "ProjectText"] = field(default_factory=dict)
     _external_sets: dict[tuple, frozenset[str]] = field(default_factory=dict)
     _raw_read: dict[Path, tuple[bytes, tuple]] = field(default_factory=dict)  # for mentions()
+    _pattern_found: dict[tuple[Path, bytes], bool] = field(default_factory=dict)
 
     def text_scans(self, near: Path) -> list["ProjectText"]:
         """Text scans of the projects being checked (or of ``near``'s folder when none is): what
@@ -704,6 +705,22 @@ class Project:
         ``self`` (what ``externally_set`` joins), in a stable order."""
         return sorted({path for scan in self.text_scans(near)
                        for path in scan.external_set_files.get(attr, ())})
+
+    def may_name(self, path: Path, module: ModuleInfo) -> bool:
+        """Whether the file at ``path`` can name what ``module`` defines: it sits in the
+        module's top-level package, or its text names that package (an import of it). A
+        subclass of one of its classes, or a caller holding one of its objects, is in such a
+        file; the others need no parsing."""
+        # the top package's folder: pkg/ for pkg/sub/mod.py (pkg.sub.mod) and pkg/sub/__init__.py
+        up = module.name.count(".") + (1 if module.is_package else 0) - 1
+        if not 0 <= up < len(module.path.parents):  # a module outside any package
+            return self.real_path(path) in self.importer_paths(self.real_path(module.path))
+        if module.path.parents[up] in path.parents:
+            return True
+        top = re.escape(module.name.partition(".")[0].encode())
+        # `from pkg.sub import X`, `import pkg.sub as s`, `import os, pkg`: an import statement
+        return self.mentions_pattern(
+            path, rb"(?m)^[ \t]*(?:from[ \t]+" + top + rb"\b|import[ \t]+(?:[^\n#]*[ ,])?" + top + rb"\b)")
 
     def project_files(self, near: Path) -> list[Path]:
         """Every Python file of the projects being checked."""
@@ -754,6 +771,7 @@ class Project:
         self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
         if raw is not None:  # what mentions() looks at is the buffer too
             self._raw_read[key] = (raw, ("file", str(key), self._sources[key].digest.hex()))
+            self._pattern_found.clear()
         if key in self._modules:
             del self._modules[key]
             self.generation += 1
@@ -769,7 +787,7 @@ class Project:
             if key in self._sources:
                 self.source(path, self.raw(path))
         for derived in (self._import_index, self._importers, self._text_scans, self._external_sets,
-                        self._listings, self._found, self._project_roots):
+                        self._listings, self._found, self._project_roots, self._pattern_found):
             derived.clear()
         _package_of.cache_clear()  # an __init__.py added or removed makes or unmakes a package
         self.generation += 1
@@ -888,6 +906,17 @@ class Project:
         if self.reads.active:
             self.reads.note(read)
         return word in raw
+
+    def mentions_pattern(self, path: Path, pattern: bytes) -> bool:
+        """Whether the file's bytes match the regular expression ``pattern`` (``mentions``'s
+        read, noted the same way)."""
+        if not self.mentions(path, b""):
+            return False
+        real = self.real_path(path)
+        key = (real, pattern)
+        if key not in self._pattern_found:
+            self._pattern_found[key] = re.search(pattern, self._raw_read[real][0]) is not None
+        return self._pattern_found[key]
 
     @staticmethod
     def raw(path: Path) -> bytes:
