@@ -493,3 +493,30 @@ def test_a_call_counts_as_a_caller_only_if_its_arguments_bind(call, binds):
     node = ast.parse(call).body[0].value
     on_class = call.startswith("Smoother.")
     assert _may_bind(node, method, bound=_is_bound(method, on_class=on_class)) is binds
+
+
+def test_the_interpreter_gives_the_flag_its_init_value_too(tmp_path):
+    """One answer: the value the interpreter gives ``self.quant_forward`` follows the same
+    model as the branch folding, False where only PyNative code flips it, unknown where a
+    graph-mode driver may (``int(...)`` of it makes the interpreter read the function)."""
+    from msgraphlint.model.reach import ReachModel
+    from msgraphlint.syntax.project import Project
+    from msgraphlint.values.domain import UNKNOWN, Known
+    from msgraphlint.values.interpret import evaluation
+
+    def flag_value(folder, driver: str):
+        write(folder, {"pkg/__init__.py": "", "pkg/cells.py": FLAGGED_CELL.replace(
+            "return x\n", "return x, int(self.quant_forward)\n"),
+            "pkg/smoother.py": SMOOTHER, "pkg/quant.py": driver})
+        project = Project()
+        project.add_project_of(folder / "pkg")
+        model = ReachModel(project)
+        module = project.module(folder / "pkg/cells.py")
+        compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
+        returned = next(node for node in module.nodes(compiled.node) if isinstance(node, ast.Return)
+                        and isinstance(node.value, ast.Tuple))
+        return evaluation(model, compiled).value(returned.value.elts[1].args[0])
+
+    assert flag_value(tmp_path / "pynative", PIPELINE) == Known(False)
+    unchecked = PIPELINE.replace('raise ValueError("quantize in PYNATIVE_MODE")', "pass")
+    assert flag_value(tmp_path / "graph", unchecked) is UNKNOWN

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..syntax.project import ClassInfo, bound_names
 from .attributes import complete_class, mindspore_base_attributes
-from .modes import writes_only_in_pynative
+from .modes import set_from_outside
 from .compiled import (
     CallEdge, CompiledFunction, FunctionNode, Literal, bind_arguments, first_parameter, is_static,
     parameter_defaults,
@@ -326,8 +326,7 @@ class Branches:
         if any(attr in sub.self_assignments for cls in _self_heads(self, compiled)
                for sub in self.subclasses(cls, cls.module.path)):
             return None
-        if (attr in self.project.externally_set(compiled.module.path)
-                and not writes_only_in_pynative(self, attr, compiled.module)):
+        if set_from_outside(self, attr, compiled.module):
             return None
         return frozenset(literals)
 

@@ -285,6 +285,17 @@ def _may_bind(call: ast.Call, function: FunctionNode, bound: bool) -> bool:
                for param, default in zip(args.kwonlyargs, args.kw_defaults))
 
 
+def set_from_outside(model: ProjectModel, attr: str, near: ModuleInfo) -> bool:
+    """Whether code outside a class may set ``<object>.<attr>`` before its graph is compiled:
+    the text scan finds ``net.<attr> = ...`` (or an ``add_flags`` keyword) somewhere in the
+    project, and not every such write runs only in PyNative mode."""
+    if attr not in model.project.externally_set(near.path):
+        return False
+    scans = model.project.text_scans(near.path)
+    return not model.memo(model.table("writes_only_in_pynative"), (attr, *map(id, scans)),
+                          lambda: writes_only_in_pynative(model, attr, near))
+
+
 def writes_only_in_pynative(model: ProjectModel, attr: str, near: ModuleInfo) -> bool:
     """Whether every ``<object>.<attr> = ...`` of the project on an object other than ``self``
     sits in code that runs only in PyNative mode (and there is one): a calibration pass that

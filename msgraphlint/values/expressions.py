@@ -12,6 +12,7 @@ from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..model.attributes import instance_attributes
 from ..syntax.project import ModuleInfo
 from ..model.callers import MAX_CONSTANT_DEPTH, single_assignment
+from ..model.modes import set_from_outside
 from ..model.variables import function_syntax
 from .domain import (
     UNKNOWN, Builtin, Known, ObjectValue, SequenceValue, TensorValue, Value, is_known, known,
@@ -211,8 +212,8 @@ class Expressions:
                 # a list or dict may be changed in place (self.d["k"] = v); None is the usual
                 # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
                 found = UNKNOWN
-            if found is not UNKNOWN and attr in self.module_externally_set():
-                found = UNKNOWN  # `net.scale = 2` somewhere in the project
+            if found is not UNKNOWN and set_from_outside(self.model, attr, self.module):
+                found = UNKNOWN  # `net.scale = 2` somewhere in the project, not only in PyNative
         self._self_attributes[attr] = found
         return found
 
@@ -293,9 +294,6 @@ class Expressions:
             return UNKNOWN
         return ObjectValue(cls.name, attributes | self.model.project.externally_set(module.path),
                            cell=self.model.is_cell(cls))
-
-    def module_externally_set(self) -> frozenset[str]:
-        return self.model.project.externally_set(self.module.path)
 
     def slice_constant(self, call: ast.Call) -> Value:
         parts = [self.constant(a, 0) for a in call.args]
