@@ -1079,4 +1079,5 @@ def test_a_file_can_name_a_module_only_from_its_package_or_by_importing_it(tmp_p
              if project.may_name(tmp_path / name, layers)}
     assert named == {"pkg/other.py", "app/uses_from.py", "app/uses_import.py"}
     assert project.may_name(tmp_path / "run.py", script)
+    assert project.may_name(tmp_path / "script.py", script)  # its own file: a subclass beside it
     assert not project.may_name(tmp_path / "unrelated.py", script)

@@ -711,6 +711,8 @@ class Project:
         module's top-level package, or its text names that package (an import of it). A
         subclass of one of its classes, or a caller holding one of its objects, is in such a
         file; the others need no parsing."""
+        if self.real_path(path) == self.real_path(module.path):
+            return True
         # the top package's folder: pkg/ for pkg/sub/mod.py (pkg.sub.mod) and pkg/sub/__init__.py
         up = module.name.count(".") + (1 if module.is_package else 0) - 1
         if not 0 <= up < len(module.path.parents):  # a module outside any package
