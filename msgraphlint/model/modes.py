@@ -166,11 +166,12 @@ def _owner(module: ModuleInfo, function: FunctionNode) -> ClassInfo | None:
 def _only_called_in_pynative(model: ProjectModel, module: ModuleInfo, function: FunctionNode,
                              depth: int) -> bool:
     """Every use of the function's name in its module and the modules importing it is a call in
-    PyNative-only code (and there is one). A method is looked for in every module of the
-    project that names it, since an object reaches its callers without an import (a registry of
-    algorithm classes that a driver calls ``processor.process(name, layer)`` on); a use that
-    cannot call it is left out: the definition of another method of that name, a call whose
-    arguments it cannot take, a call on ``self``, ``super()`` or a new instance of a class
+    PyNative-only code (and there is one). A method is looked for in every module of its
+    top-level package and of the modules importing that package, since an object reaches its
+    callers without an import of its own module (a registry of algorithm classes that a driver
+    calls ``processor.process(name, layer)`` on); a use that cannot call it is left out: the
+    definition of another method of that name, a bare name outside its class's body, a call
+    whose arguments it cannot take, a call on ``self``, ``super()`` or a new instance of a class
     that does not run it. Every other use must be such a call."""
     name = function.name
     if name.startswith("__"):
