@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -414,30 +415,20 @@ def _line_of(path, text: str) -> int:
 
 
 FLAG_PROBE = """
+import importlib
+import os
 import sys
 import numpy as np
 import mindspore as ms
-from mindspore import Tensor, nn, ops
+from mindspore import Tensor
 
-
-class FakeQuantLinear(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.quant_forward = False
-
-    def _quant_forward(self, x):
-        peak = np.abs(x.asnumpy()).max()
-        return ops.round(x / peak) * peak
-
-    def construct(self, x):
-        if self.quant_forward:
-            return self._quant_forward(x)
-        return x * 2
-
+# imported by name: the graph parser reads the Cell's module back from sys.modules
+sys.path.insert(0, os.path.dirname(sys.argv[3]))
+sample = importlib.import_module(os.path.basename(sys.argv[3])[:-3])
 
 level, order = sys.argv[1], sys.argv[2]
 x = Tensor(np.ones((2, 3), np.float32))
-net = FakeQuantLinear()
+net = sample.FakeQuantLinear()
 graph = dict(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, level.upper()))
 if order == "flipped_in_pynative":
     ms.set_context(mode=ms.PYNATIVE_MODE)
@@ -460,13 +451,15 @@ except Exception as error:
 @pytest.mark.compiler
 @pytest.mark.parametrize("level", ["strict", "lax"])
 def test_the_compiler_never_sees_a_flag_flipped_in_pynative(tmp_path, level):
-    """What the model folds: the flag flipped and reset in PyNative leaves the compiled graph
-    with the value ``__init__`` gave it, so the branch compiles at every level; the same flag
-    set before a graph-mode call compiles the branch, and STRICT rejects its asnumpy."""
+    """What the model folds, on the good sample's FakeQuantLinear: the flag flipped and reset
+    in PyNative leaves the compiled graph with the value ``__init__`` gave it, so the branch
+    compiles at every level; the same flag set before a graph-mode call compiles the branch,
+    and STRICT rejects its asnumpy."""
     pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    sample = Path(__file__).parent.parent / "samples" / "gradient" / "asnumpy_in_graph_good.py"
     verdicts, output = {}, ""
     for order in ("flipped_in_pynative", "set_in_graph"):
-        found, printed = run_probe(tmp_path, FLAG_PROBE, level, order)
+        found, printed = run_probe(tmp_path, FLAG_PROBE, level, order, str(sample))
         verdicts.update(found)
         output += printed
     assert verdicts == {"flipped_in_pynative": "compiles",
