@@ -479,13 +479,15 @@ def test_the_compiler_never_sees_a_flag_flipped_in_pynative(tmp_path, level):
 ])
 def test_a_call_counts_as_a_caller_only_if_its_arguments_bind(call, binds):
     """The arity filter of the caller search: a call Python would refuse with TypeError cannot
-    run the method."""
-    from msgraphlint.model.modes import _is_bound, _may_bind
+    run the method (binding_problem, with the instance bound as _is_bound says)."""
+    from msgraphlint.model.compiled import binding_problem
+    from msgraphlint.model.modes import _is_bound
 
     method = ast.parse("def process(self, layer_name, layer, **kwargs): pass").body[0]
     node = ast.parse(call).body[0].value
     on_class = call.startswith("Smoother.")
-    assert _may_bind(node, method, bound=_is_bound(method, on_class=on_class)) is binds
+    bound = _is_bound(method, on_class=on_class)
+    assert (binding_problem(node.args, node.keywords, method, bound) is None) is binds
 
 
 def test_the_interpreter_gives_the_flag_its_init_value_too(tmp_path):

@@ -10,7 +10,7 @@ from ..knowledge.catalogue import snapshot
 from ..knowledge.mindspore import (
     CELL_CLASS as CELL_BASE, JIT_CLASS_DECORATOR, NN_NAMESPACE, NN_PARAMETER_NAMES,
 )
-from ..syntax.project import ClassInfo, ModuleInfo
+from ..syntax.project import ClassInfo, ModuleInfo, bound_names
 from ..syntax.qualnames import canonical
 from .compiled import CompiledFunction, first_parameter
 from .scope import FunctionScope, ProjectModel
@@ -347,14 +347,9 @@ def _shadowing_scopes(module: ModuleInfo, method: ast.AST, self_name: str) -> se
         if node is method or id(node) in found:
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            if self_name in {arg.arg for arg in _parameters(node.args)}:
+            if self_name in set(bound_names(node.args)):
                 found.update(id(inner) for inner in module.nodes(node))
     return found
-
-
-def _parameters(args: ast.arguments) -> list[ast.arg]:
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return [arg for arg in every if arg is not None]
 
 
 def harmless_receiver_of_self(call: ast.Call, cls: ClassInfo, model: ProjectModel) -> bool:

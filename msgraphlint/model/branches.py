@@ -323,24 +323,12 @@ class Branches:
             return None
         if any(attr in mindspore_base_attributes(self, cls) for cls in classes):
             return None  # a MindSpore base (nn.Adam, TrainOneStepCell) sets it too
-        if any(attr in sub.self_assignments for cls in _self_heads(self, compiled)
+        if any(attr in sub.self_assignments for cls in self.self_heads(compiled)
                for sub in self.subclasses(cls, cls.module.path)):
             return None
         if set_from_outside(self, attr, compiled.module):
             return None
         return frozenset(literals)
-
-
-def _self_heads(model: ProjectModel, compiled: CompiledFunction) -> list[ClassInfo]:
-    """The most derived classes ``self`` is known to be an instance of in ``compiled``: its
-    target's Cell, and the function's owner where that is not one of the Cell's bases. ``self``
-    may be an instance of any of their subclasses, never of a sibling class that shares a base
-    with them."""
-    cell, owner = compiled.target.cell, compiled.owner
-    heads = [cell] if cell is not None else []
-    if owner is not None and (cell is None or owner not in model.mro(cell)):
-        heads.append(owner)
-    return heads
 
 
 # ----- what the parser folds, asked before type inference (data flow) -----------------------

@@ -126,11 +126,18 @@ class ClassHierarchy:
     def self_classes(self, compiled: CompiledFunction) -> list[ClassInfo]:
         """The classes whose attributes ``self`` has in a compiled function: the target's Cell
         and the function's owner, each with its project bases."""
+        return [cls for head in self.self_heads(compiled) for cls in self.mro(head)]
+
+    def self_heads(self, compiled: CompiledFunction) -> list[ClassInfo]:
+        """The most derived classes ``self`` is known to be an instance of in ``compiled``: its
+        target's Cell, and the function's owner where that is not one of the Cell's bases.
+        ``self`` may be an instance of any of their subclasses, never of a sibling class that
+        shares a base with them."""
         cell, owner = compiled.target.cell, compiled.owner
-        classes = self.mro(cell) if cell is not None else []
-        if owner is not None and owner not in classes:
-            classes = [*classes, *self.mro(owner)]
-        return classes
+        heads = [cell] if cell is not None else []
+        if owner is not None and (cell is None or owner not in self.mro(cell)):
+            heads.append(owner)
+        return heads
 
     def sole_cell_defining(self, cls: ClassInfo, attr: str, method: str) -> ClassInfo | None:
         """For ``self.<attr>.<method>(...)`` where nothing says what ``self.<attr>`` holds (a

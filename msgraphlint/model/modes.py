@@ -23,9 +23,9 @@ from __future__ import annotations
 import ast
 
 from ..knowledge.mindspore import ATTRIBUTE_SETTING_METHODS, GET_CONTEXT, MODE_CONSTANTS, MODE_NUMBERS
-from ..syntax.project import ClassInfo, ModuleInfo
+from ..syntax.project import ClassInfo, ModuleInfo, flatten_targets
 from .callers import _in_all, _re_exports, _scope_at
-from .compiled import FunctionNode
+from .compiled import FunctionNode, binding_problem, first_parameter, is_static
 from .scope import ProjectModel
 
 PYNATIVE, GRAPH = "pynative", "graph"
@@ -77,7 +77,10 @@ def pynative_only(model: ProjectModel, module: ModuleInfo, node: ast.AST, depth:
             break
         if _ensures_pynative(model, module, function, statement, depth):
             return True
-    return depth < MAX_CALLER_DEPTH and _only_called_in_pynative(model, module, function, depth + 1)
+    # asked once per function and depth: several writes or calls in one function share it
+    return depth < MAX_CALLER_DEPTH and model.memo(
+        model.table("only_called_in_pynative"), (id(function), depth + 1),
+        lambda: _only_called_in_pynative(model, module, function, depth + 1))
 
 
 def mode_tested(test: ast.expr, module: ModuleInfo) -> str | None:
@@ -217,12 +220,16 @@ def _cannot_run_method(model: ProjectModel, owner: ClassInfo, method: FunctionNo
         return False
     receiver = node.value
     scope = _scope_at(user, call)
+
+    def refused(on_class: bool) -> bool:  # Python would raise TypeError
+        bound = _is_bound(method, on_class)
+        return binding_problem(call.args, call.keywords, method, bound) is not None
+
     if isinstance(receiver, ast.Name):
         named = model.class_named(receiver, user, scope)
         if named is not None:  # `Class.method(instance, ...)`: the instance is an argument
-            return (not _may_bind(call, method, bound=_is_bound(method, on_class=True))
-                    or not _runs(model, named, method))
-    if not _may_bind(call, method, bound=_is_bound(method, on_class=False)):
+            return refused(on_class=True) or not _runs(model, named, method)
+    if refused(on_class=False):
         return True
     if isinstance(receiver, ast.Call):
         if isinstance(receiver.func, ast.Name) and receiver.func.id == "super" and not receiver.args:
@@ -231,8 +238,7 @@ def _cannot_run_method(model: ProjectModel, owner: ClassInfo, method: FunctionNo
         built = model.class_named(receiver.func, user, scope)
         return built is not None and not _runs(model, built, method)
     if isinstance(receiver, ast.Name) and scope and isinstance(scope[-1], FUNCTIONS):
-        params = [*scope[-1].args.posonlyargs, *scope[-1].args.args]
-        if params and params[0].arg == receiver.id and receiver.id == "self":
+        if receiver.id == "self" == first_parameter(scope[-1]):
             enclosing = _method_class(user, scope)
             # an instance of the enclosing class or of any of its subclasses (a mixin's)
             return enclosing is not None and not any(
@@ -257,33 +263,10 @@ def _method_class(module: ModuleInfo, scope: tuple[ast.AST, ...]) -> ClassInfo |
 def _is_bound(method: FunctionNode, on_class: bool) -> bool:
     """Whether a call passes the instance (or the class) first: a classmethod always, a
     staticmethod never, any other method when called on an instance."""
-    decorators = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
-    if "classmethod" in decorators or "staticmethod" in decorators:
-        return "classmethod" in decorators
-    return not on_class
-
-
-def _may_bind(call: ast.Call, function: FunctionNode, bound: bool) -> bool:
-    """Whether the call's arguments may bind to the function's parameters (after the instance,
-    where ``bound``): False only where Python would raise TypeError."""
-    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
-            keyword.arg is None for keyword in call.keywords):
-        return True
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    first_default = len(positional) - len(args.defaults)
-    offered = [(index, param) for index, param in enumerate(positional)][1 if bound else 0:]
-    if len(call.args) > len(offered) and args.vararg is None:
+    if is_static(method):
         return False
-    by_keyword = {param.arg for param in [*args.args, *args.kwonlyargs]}
-    given = {keyword.arg for keyword in call.keywords}
-    if args.kwarg is None and not given <= by_keyword:
-        return False
-    for place, (index, param) in enumerate(offered):
-        if place >= len(call.args) and index < first_default and param.arg not in given:
-            return False
-    return all(default is not None or param.arg in given
-               for param, default in zip(args.kwonlyargs, args.kw_defaults))
+    by_class = any(isinstance(d, ast.Name) and d.id == "classmethod" for d in method.decorator_list)
+    return by_class or not on_class
 
 
 def set_from_outside(model: ProjectModel, attr: str, near: ModuleInfo) -> bool:
@@ -333,19 +316,13 @@ def _external_writes(module: ModuleInfo) -> dict[str, list[ast.AST]]:
                 targets = [node.target]
             else:
                 continue
-            names = {leaf.attr for target in targets for leaf in _target_leaves(target)
+            names = {leaf.attr for target in targets for leaf in flatten_targets(target)
                      if isinstance(leaf, ast.Attribute)
                      and not (isinstance(leaf.value, ast.Name) and leaf.value.id == "self")}
             for name in names:
                 found.setdefault(name, []).append(node)
         return found
     return module.derived("modes.external_writes", module.tree, collect)
-
-
-def _target_leaves(target: ast.expr) -> list[ast.expr]:
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [leaf for element in target.elts for leaf in _target_leaves(element)]
-    return [target]
 
 
 def modules_mentioning(model: ProjectModel, module: ModuleInfo, name: str) -> list[ModuleInfo]:

@@ -711,15 +711,15 @@ class Project:
         module's top-level package, or its text names that package (an import of it). A
         subclass of one of its classes, or a caller holding one of its objects, is in such a
         file; the others need no parsing."""
-        if self.real_path(path) == self.real_path(module.path):
+        real, own = self.real_path(path), self.real_path(module.path)
+        if real == own:
             return True
-        # the top package's folder: pkg/ for pkg/sub/mod.py (pkg.sub.mod) and pkg/sub/__init__.py
-        up = module.name.count(".") + (1 if module.is_package else 0) - 1
-        if not 0 <= up < len(module.path.parents):  # a module outside any package
-            return self.real_path(path) in self.importer_paths(self.real_path(module.path))
-        if module.path.parents[up] in path.parents:
+        package, root = _package_of(own.parent)
+        if not package:  # a module outside any package
+            return real in self.importer_paths(own)
+        if root / package[0] in real.parents:
             return True
-        top = re.escape(module.name.partition(".")[0].encode())
+        top = re.escape(package[0].encode())
         # `from pkg.sub import X`, `import pkg.sub as s`, `import os, pkg`: an import statement
         return self.mentions_pattern(
             path, rb"(?m)^[ \t]*(?:from[ \t]+" + top + rb"\b|import[ \t]+(?:[^\n#]*[ ,])?" + top + rb"\b)")
@@ -900,6 +900,19 @@ class Project:
     def mentions(self, path: Path, word: bytes) -> bool:
         """Whether the file's bytes contain ``word``: a look before parsing it, noted for the
         result cache like any read."""
+        return word in self._noted_raw(path)[1]
+
+    def mentions_pattern(self, path: Path, pattern: bytes) -> bool:
+        """Whether the file's bytes match the regular expression ``pattern`` (``mentions``'s
+        read, noted the same way; the answer kept per file and pattern)."""
+        real, raw = self._noted_raw(path)
+        key = (real, pattern)
+        if key not in self._pattern_found:
+            self._pattern_found[key] = re.search(pattern, raw) is not None
+        return self._pattern_found[key]
+
+    def _noted_raw(self, path: Path) -> tuple[Path, bytes]:
+        """The file's real path and bytes, read once, and the read noted for the result cache."""
         real = self.real_path(path)
         if real not in self._raw_read:
             raw = self.raw(path)
@@ -907,18 +920,7 @@ class Project:
         raw, read = self._raw_read[real]
         if self.reads.active:
             self.reads.note(read)
-        return word in raw
-
-    def mentions_pattern(self, path: Path, pattern: bytes) -> bool:
-        """Whether the file's bytes match the regular expression ``pattern`` (``mentions``'s
-        read, noted the same way)."""
-        if not self.mentions(path, b""):
-            return False
-        real = self.real_path(path)
-        key = (real, pattern)
-        if key not in self._pattern_found:
-            self._pattern_found[key] = re.search(pattern, self._raw_read[real][0]) is not None
-        return self._pattern_found[key]
+        return real, raw
 
     @staticmethod
     def raw(path: Path) -> bytes:
