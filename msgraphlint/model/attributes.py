@@ -12,6 +12,7 @@ from ..knowledge.mindspore import (
 )
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names
 from ..syntax.qualnames import canonical
+from ..syntax.source import begins_word, matches_where
 from .compiled import CompiledFunction, first_parameter
 from .scope import FunctionScope, ProjectModel
 
@@ -160,9 +161,11 @@ ATTRIBUTE_TRICKS = (
 # Bases a class may have and still be read completely: nn.Cell's attributes are data.
 COMPLETE_BASES = frozenset({CELL_BASE, "builtins.object", "abc.ABC"})  # ABC sets no attribute
 SELF_STAYS_HERE = (ast.Attribute, ast.Return, ast.Compare)  # self.x, return self, self is y
-_LOOSE_SELF = re.compile(r"\bself\b(?!\s*\.)")
-_SELF_PARAMETER = re.compile(r"\bdef\s+\w+\s*\(\s*self\b")
-_SUPER_SELF = re.compile(r"\bsuper\s*\(\s*[\w.]+\s*,\s*self\s*\)")
+# Each counted where it begins a word (matches_where): `self` not followed by `.`, a method's
+# `self` parameter, and `super(Class, self)`.
+_LOOSE_SELF = re.compile(r"self\b(?!\s*\.)")
+_SELF_PARAMETER = re.compile(r"def\s+\w+\s*\(\s*self\b")
+_SUPER_SELF = re.compile(r"super\s*\(\s*[\w.]+\s*,\s*self\s*\)")
 
 
 def mindspore_class_attributes(model: ProjectModel, qualified: str) -> frozenset[str] | None:
@@ -243,6 +246,10 @@ def complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
     table knows (nn.Adam, nn.TrainOneStepCell: knowledge/data/cells/), no metaclass or class decorator but jit_class, no trick that
     makes attributes (setattr, __getattr__, __dict__, insert_param_to_cell, ...), and ``self``
     never handed to a function that could set attributes on it."""
+    return model.memo(model.table("complete_class"), id(cls), lambda: _complete_class(model, cls))
+
+
+def _complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
     if cls.node.keywords:
         return False
     imports = cls.module.imports
@@ -261,9 +268,9 @@ def complete_class(model: ProjectModel, cls: ClassInfo) -> bool:
     if any(trick in segment for trick in ATTRIBUTE_TRICKS):
         return False
     # `self` other than `self.x` and the parameters themselves: only then walk the methods.
-    loose = len(_LOOSE_SELF.findall(segment)) - len(_SELF_PARAMETER.findall(segment)) - len(
-        _SUPER_SELF.findall(segment)
-    )
+    loose, parameters, supers = (sum(1 for _ in matches_where(pattern, segment, begins_word))
+                                 for pattern in (_LOOSE_SELF, _SELF_PARAMETER, _SUPER_SELF))
+    loose -= parameters + supers
     return loose <= 0 or not self_escapes(cls, model)
 
 

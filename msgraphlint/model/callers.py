@@ -68,12 +68,16 @@ def _import_lines(module: ModuleInfo) -> frozenset[int]:
 
 
 def _word_lines(text: str, pattern: re.Pattern) -> dict[str, list[int]]:
+    # findall per line: no match objects, and no counting of newlines between matches
     found: dict[str, list[int]] = {}
-    line, last = 1, 0
-    for match in pattern.finditer(text):
-        line += text.count("\n", last, match.start())
-        last = match.start()
-        found.setdefault(match.group(), []).append(line)
+    findall = pattern.findall
+    for number, line in enumerate(text.split("\n"), 1):
+        for word in findall(line):
+            lines = found.get(word)
+            if lines is None:
+                found[word] = [number]
+            else:
+                lines.append(number)
     return found
 
 

@@ -390,6 +390,13 @@ class FunctionValues:
                 return False, [value]
             case ast.FormattedValue(value=value):
                 return False, [value]
+            # the commonest compound expressions, without iter_child_nodes' generators
+            case ast.BinOp(left=left, right=right):
+                return False, [left, right]
+            case ast.Compare(left=left, comparators=comparators):
+                return False, [left, *comparators]
+            case ast.BoolOp(values=elements) | ast.Tuple(elts=elements) | ast.List(elts=elements):
+                return False, list(elements)
             case _:
                 return False, [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
 
@@ -414,11 +421,21 @@ def _any_part(node: ast.expr | None, inspect) -> bool:
     return False
 
 
+# The classes _bindings' cases match.
+_BINDING_NODES = frozenset({
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr,
+    ast.withitem, ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+    ast.ExceptHandler,
+})
+
+
 def _bindings(function: ast.AST, nodes: list[ast.AST]):
     """(target, value, plain) for every binding in a function (``nodes``: all its nodes); value
     None means 'unknown'; plain means a `name = value` assignment (not a loop, augmented
     assignment, import...)."""
     for node in nodes:
+        if node.__class__ not in _BINDING_NODES:
+            continue  # most nodes: one set lookup, not nine class patterns
         match node:
             case ast.Assign(targets=targets, value=value):
                 for target in targets:

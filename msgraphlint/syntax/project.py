@@ -12,7 +12,7 @@ import re
 import stat
 import sys
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from contextlib import contextmanager
 from functools import lru_cache, cached_property
@@ -22,7 +22,10 @@ from ..knowledge.mindspore import (
     ATTRIBUTE_SETTING_METHODS, PARAMETER_CLASSES, STATIC_PRIMITIVES, TENSOR_CLASSES,
 )
 from .qualnames import ImportTable, resolve_relative
-from .source import SourceFile, content_digest, decode, os_error_reason, read_source, split_lines
+from .source import (
+    SourceFile, begins_line, content_digest, decode, matches_where, os_error_reason, read_source,
+    split_lines,
+)
 
 SKIPPED_DIRS = frozenset(
     {
@@ -37,17 +40,17 @@ SKIPPED_DIRS = frozenset(
     }
 )
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-# `import a`, `from .x import (\n a,\n b)` and backslash continuations: the names that follow.
-_IMPORT_LINE = re.compile(
-    rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|(?:[^#\n\\]|\\\r?\n)+)", re.M
-)
+# `import a`, `from .x import (\n a,\n b)` and backslash continuations: the names that follow,
+# where only blanks or `from <module>` come before `import` on its line (_import_statements).
+_IMPORT = re.compile(rb"import[ \t]+(\([^)]*\)|(?:[^#\n\\]|\\\r?\n)+)")
+_FROM_PREFIX = re.compile(rb"[ \t]*from[ \t]+([.\w]+)[ \t]+")
 
 _IMPORT_ALIAS = re.compile(r"\bas(?:[ \t]|\\\r?\n)+\w+")
 _LINE_COMMENT = re.compile(r"#[^\n]*")
 
 # Text that any file defining a Cell or a jit function must contain.
 GRAPH_MARKERS = (b"mindspore", b"jit", b"Cell", b"construct")
-_CLASS_WITH_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.M)
+_CLASS_WITH_BASES = re.compile(rb"class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]")  # where it begins a line
 
 
 def is_skipped_dir(name: str) -> bool:
@@ -96,8 +99,11 @@ def resolve_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+@lru_cache(maxsize=65536)
 def module_name_for(path: Path) -> tuple[str, bool, Path]:
-    """(dotted module name, is a package, the folder the name is relative to)."""
+    """(dotted module name, is a package, the folder the name is relative to); cached like
+    ``_package_of``: the importer and caller searches ask it of the same files again and again,
+    and resolving a path is a syscall per folder."""
     path = resolve_path(path)
     is_package = path.stem == "__init__"
     package, root = _package_of(path.parent)
@@ -143,7 +149,8 @@ def may_define_targets(raw: bytes) -> bool:
     """A cheap text test: a module can define a compiled root only if it names MindSpore, a Cell,
     jit or construct, or defines a class with bases (a subclass of a project Cell inherits its
     construct). Other modules are only followed through the import index, never parsed."""
-    return any(marker in raw for marker in GRAPH_MARKERS) or _CLASS_WITH_BASES.search(raw) is not None
+    return (any(marker in raw for marker in GRAPH_MARKERS)
+            or next(matches_where(_CLASS_WITH_BASES, raw, begins_line), None) is not None)
 
 
 def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> set[str]:
@@ -155,16 +162,16 @@ def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> se
     ``from .act import f`` in ``common/layer.py`` is ``common.act``, not every module ``act``."""
     depth = len(package.split(".")) if package else 0
     modules: set[str] = set()
-    for match in _IMPORT_LINE.finditer(raw):
+    for from_module, imported in _import_statements(raw):
         # `import a.b as c` binds c from a.b: the alias names no module, nor does a comment
-        names = match.group(2).decode("utf-8", "replace")
+        names = imported.decode("utf-8", "replace")
         names = _IMPORT_ALIAS.sub("", _LINE_COMMENT.sub("", names))
-        if match.group(1) is None:
+        if from_module is None:
             for dotted in re.findall(r"[A-Za-z_][\w.]*", names):
                 parts = dotted.strip(".").split(".")
                 modules.update(".".join(parts[: cut + 1]) for cut in range(len(parts)))
             continue
-        source = match.group(1).decode("utf-8", "replace")
+        source = from_module.decode("utf-8", "replace")
         rest = source.lstrip(".")
         if dots := len(source) - len(rest):
             if dots <= depth:
@@ -184,6 +191,19 @@ def imported_modules(raw: bytes, package: str, folder: Path | None = None) -> se
         modules.add(source)
         modules.update(f"{source}.{name}" for name in bound)
     return modules
+
+
+def _import_statements(raw: bytes) -> Iterator[tuple[bytes | None, bytes]]:
+    """(the module after `from`, or None for `import`; the text naming what is imported) for
+    each import statement that begins its line, found from the literal `import`."""
+    def begins_statement(text: bytes, start: int) -> bool:
+        prefix = text[text.rfind(b"\n", 0, start) + 1 : start]
+        return not prefix.strip(b" \t") or _FROM_PREFIX.fullmatch(prefix) is not None
+
+    for match in matches_where(_IMPORT, raw, begins_statement):
+        prefix = raw[raw.rfind(b"\n", 0, match.start()) + 1 : match.start()]
+        from_prefix = _FROM_PREFIX.fullmatch(prefix)
+        yield (from_prefix.group(1) if from_prefix else None), match.group(1)
 
 
 def is_static_primitive(qualified: str | None) -> bool:
@@ -467,7 +487,8 @@ class ModuleInfo:
     def nested_classes(self) -> list[ClassInfo]:
         """Classes defined inside functions or other classes, in source order. Most modules have
         none, and the text says so without a walk."""
-        if not _INDENTED_CLASS.search(self.source.text or ""):
+        if next(matches_where(_INDENTED_CLASS, self.source.text or "", _begins_indented_line),
+                None) is None:
             return []
         module_level = {id(cls.node) for cls in self.classes.values()}
         found = [
@@ -598,7 +619,11 @@ def statement_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     blocks.extend(case.body for case in getattr(stmt, "cases", ()))
     return blocks
 
-_INDENTED_CLASS = re.compile(r"^[ \t]+class[ \t]+\w", re.M)
+_INDENTED_CLASS = re.compile(r"class[ \t]+\w")  # where it begins an indented line
+
+
+def _begins_indented_line(text: str, start: int) -> bool:
+    return begins_line(text, start) and text[start - 1 : start] in (" ", "\t")
 
 
 def flatten_targets(target: ast.expr):
@@ -719,6 +744,8 @@ class Project:
             return real in self.importer_paths(own)
         if root / package[0] in real.parents:
             return True
+        if not self.mentions(path, package[0].encode()):
+            return False  # most files: a substring test, before the line-anchored pattern
         top = re.escape(package[0].encode())
         # `from pkg.sub import X`, `import pkg.sub as s`, `import os, pkg`: an import statement
         return self.mentions_pattern(
@@ -792,6 +819,7 @@ class Project:
                         self._listings, self._found, self._project_roots, self._pattern_found):
             derived.clear()
         _package_of.cache_clear()  # an __init__.py added or removed makes or unmakes a package
+        module_name_for.cache_clear()
         self.generation += 1
 
     def lines(self, path: Path) -> list[str]:
@@ -969,7 +997,7 @@ def outermost(roots: list[Path]) -> list[Path]:
     return [root for root in roots if not any(other != root and other in root.parents for other in roots)]
 
 
-_CLASS_LINE = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
+_CLASS_LINE = re.compile(rb"class[ \t]+\w+[ \t]*\(([^)]*)\)")  # where it begins a line
 
 
 @dataclass
@@ -994,16 +1022,24 @@ def scan_project(root: Path) -> ProjectText:
     subclass_files: dict[str, set[Path]] = {}
     reads: set[tuple] = set()
     files: list[Path] = []
+    real_folders: dict[Path, Path] = {}  # one resolve per folder, not per file
     for path in walk_python_files(root):
         try:
             raw = path.read_bytes()
         except OSError:
             continue
         files.append(path)
-        reads.add(("file", str(resolve_path(path)), content_digest(raw).hex()))
+        if os.path.islink(path):
+            real = resolve_path(path)
+        else:
+            folder = path.parent
+            if folder not in real_folders:
+                real_folders[folder] = resolve_path(folder)
+            real = real_folders[folder] / path.name
+        reads.add(("file", str(real), content_digest(raw).hex()))
         for name in external_sets(raw):
             set_files.setdefault(name, set()).add(path)
-        for match in _CLASS_LINE.finditer(raw):
+        for match in matches_where(_CLASS_LINE, raw, begins_line):
             for word in re.findall(rb"[A-Za-z_]\w*", match.group(1)):
                 subclass_files.setdefault(word.decode(), set()).add(path)
     return ProjectText(set_files, subclass_files, frozenset(reads), tuple(files))

@@ -1,0 +1,94 @@
+"""The text scans that run before (or instead of) parsing give the answers of the slower forms
+they replaced: the tokenizer for comments, line-anchored regular expressions for class and
+import lines, a leading word boundary for words."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+import pytest
+
+from msgraphlint.syntax.project import (
+    _CLASS_LINE, _begins_indented_line, _INDENTED_CLASS, imported_modules, may_define_targets,
+)
+from msgraphlint.syntax.source import begins_line, begins_word, comment_lines, matches_where
+
+
+def tokenizer_comments(text: str) -> dict[int, str]:
+    """The reference: what Python's tokenizer calls comments."""
+    found: dict[int, str] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found[token.start[0]] = token.string
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return found
+
+
+TRICKY_SOURCES = [
+    'x = "a # pylint: disable=x"  # pylint: disable=y\n',
+    "s = '''\n# pylint: disable=z\n'''\ny = 1  # after the string\n",
+    's = """it\'s # not a comment\n\\"""still in"""  # comment\n',
+    'r = r"\\"#x"  # real\n',
+    "b = rb'\\'#x'  # real\n",
+    'f = f"{a!r} # {b}"  # real\n',
+    "a = 1 \\\n    # continued\n",
+    "call(\n    1,  # first\n    '#',  # second\n)\n",
+    "x = 1\n# top\n\n\n# down\n",
+    "d = {'#': 1}  # msgraphlint: disable=E1\n",
+    "def f():\n    '''doc # here\n    more'''\n    return 1  # end\n",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_SOURCES)
+def test_comments_are_those_the_tokenizer_finds(text):
+    assert comment_lines(text) == tokenizer_comments(text)
+
+
+TRICKY_CLASSES = [
+    "class A(Base):\n    pass\n",
+    "    class Inner(Base):\n        pass\n",
+    "subclass Foo(Base)\n",
+    "x = 'class A(' \nclass B(Base):\n    pass\n",  # a refused match must not hide the next
+    "# class C(Base)\nclass D(object): pass\n",
+    "\tclass E (nn.Cell):\n",
+    "class F:\n    pass\n",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_CLASSES)
+def test_class_lines_are_those_the_anchored_pattern_finds(text):
+    anchored = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
+    raw = text.encode()
+    assert ([m.group(1) for m in matches_where(_CLASS_LINE, raw, begins_line)]
+            == [m.group(1) for m in anchored.finditer(raw)])
+    indented = re.compile(r"^[ \t]+class[ \t]+\w", re.M)
+    assert ([m.start() for m in matches_where(_INDENTED_CLASS, text, _begins_indented_line)]
+            == [m.end() - len(m.group().lstrip(" \t")) for m in indented.finditer(text)])
+
+
+def test_a_word_begins_only_after_a_non_word_character():
+    text = "self myself _self self.x (self, self_y)"
+    starts = [m.start() for m in matches_where(re.compile(r"self\b(?!\s*\.)"), text, begins_word)]
+    assert starts == [m.start() for m in re.finditer(r"\bself\b(?!\s*\.)", text)] == [0, 26]
+    assert begins_word(b"a_b", 2) is False and begins_word(b"a b", 2) is True
+
+
+@pytest.mark.parametrize("text, modules", [
+    ("from my_import import x\n", {"my_import", "my_import.x"}),
+    ("import a.b as c  # import d\n", {"a", "a.b"}),
+    ("x = 'import y'\n    import z\n", {"z"}),
+    ("from .sub import (\n    one,\n    two,\n)\n", {"pkg.sub", "pkg.sub.one", "pkg.sub.two"}),
+    ("print('from q import r')\n", set()),
+    ("from importlib import util\n", {"importlib", "importlib.util"}),
+])
+def test_import_statements_are_found_only_where_they_begin_a_line(text, modules):
+    assert imported_modules(text.encode(), "pkg") == modules
+
+
+def test_a_class_with_bases_marks_a_file_that_may_define_targets():
+    assert may_define_targets(b"class Net(Base):\n    pass\n")
+    assert not may_define_targets(b"name = 'subclass Net(Base)'\n")
