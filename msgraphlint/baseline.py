@@ -56,9 +56,12 @@ def content_fingerprints(findings: Sequence[Finding], lines_of: LineReader) -> l
     """One fingerprint per finding, in the order given (see :func:`with_fingerprints`)."""
     fingerprints = [""] * len(findings)
     seen: Counter = Counter()
+    read: dict[Path, list[str]] = {}  # a file's lines once, however many findings it has
     for index in sorted(range(len(findings)), key=lambda i: findings[i].sort_key()):
         finding = findings[index]
-        lines = lines_of(finding.path)
+        if finding.path not in read:
+            read[finding.path] = lines_of(finding.path)
+        lines = read[finding.path]
         content = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
         digest = hashlib.sha256(f"{finding.rule_id}\0{content}".encode()).hexdigest()[:16]
         seen[(finding.path, digest)] += 1

@@ -22,6 +22,7 @@ from .engine.cache import ResultCache
 from .config import Config
 from .knowledge.fallback import JitModules
 from .engine.findings import Finding
+from .fix import attach
 from .progress import ProgressBar
 from .syntax.project import Project
 
@@ -44,7 +45,7 @@ def new_engine(cache: ResultCache | None = None, project: Project | None = None,
         compiled=config.jit_modules if config else (),
         fallback=config.jit_ignore_modules if config else ())
     return Engine(default_families(), project or Project(), cache, jit_modules,
-                  target_version=config.target_version if config else None)
+                  target_version=config.target_version if config else None, fixer=attach)
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,10 @@ def select(findings: list[Finding], config: Config) -> list[Finding]:
 
 
 def attach_fixes(findings: list[Finding], engine: Engine) -> list[Finding]:
-    """Each finding with its fix, where its rule has one (msgraphlint.fix, loaded only then)."""
-    if not any(finding.rule.autofix for finding in findings):
+    """Each finding with its fix, where its rule has one. The engine seeks them as it checks
+    each file (``fixer``); what is left is the findings read from the result cache."""
+    if not any(finding.rule.autofix and not finding.fix_sought for finding in findings):
         return findings
-    from .fix import attach
-
     return attach(findings, engine.project)
 
 

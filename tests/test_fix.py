@@ -18,6 +18,7 @@ import pytest
 from msgraphlint.knowledge import catalogue
 from msgraphlint import pipeline
 from msgraphlint.config import Config
+from msgraphlint.engine.cache import ResultCache
 
 from .conftest import UPDATE_EXPECTED, changed_expected_files
 from .samples_index import ROOT, sample_path
@@ -267,3 +268,39 @@ def test_fix_confirm_writes_only_what_mindspore_accepts(tmp_path):
     assert any("shaped.py: 1 fix not applied: MindSpore rejects Shaped at STRICT" in n
                for n in outcome.notices), outcome.notices
     assert {f.path.name for f in outcome.fixed} == {"detach_call_bad.py", "mixed.py"}
+
+
+def test_a_finding_has_the_same_fix_checked_here_in_processes_or_read_from_the_cache(tmp_path):
+    """The processes that check the files seek the fixes where the files are parsed; findings
+    read back from the result cache have theirs sought again by the report's process."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    shutil.copyfile(sample_path(catalogue.rule("detach-call"), "bad"), project / "net.py")
+    for number in range(70):  # enough files for --jobs 2 to start its processes
+        (project / f"helper_{number}.py").write_text(f"VALUE = {number}\n")
+
+    def fixes(jobs: int, use_cache: bool) -> list:
+        request = pipeline.Request([project], Config(), jobs=jobs, use_cache=use_cache,
+                                   progress=False)
+        found = [(f.rule_id, f.line, f.fix) for f in pipeline.run(request).findings if f.fix]
+        assert found, "the detach() call has a fix"
+        return found
+
+    here = fixes(jobs=1, use_cache=False)
+    assert fixes(jobs=2, use_cache=False) == here
+    hits: list[Path] = []
+    lookup = ResultCache.lookup
+
+    def counted(cache, path, project):
+        found = lookup(cache, path, project)
+        if found is not None:
+            hits.append(path)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MSGRAPHLINT_CACHE_DIR", str(tmp_path / "cache"))
+        patch.setattr(ResultCache, "lookup", counted)
+        assert fixes(jobs=1, use_cache=True) == here and hits == []  # checked, and stored
+        assert fixes(jobs=1, use_cache=True) == here  # read back
+        assert project / "net.py" in hits

@@ -221,6 +221,10 @@ class Engine:
     jit_modules: JitModules = field(default_factory=JitModules.from_settings)
     # the MindSpore release whose API calls are bound against (api_snapshot.resolve_version)
     target_version: str | None = None  # None: api_snapshot.default_version()
+    # Gives each finding its fix (msgraphlint.fix.attach, handed in by the pipeline: the engine
+    # does not import the fixers). Called where the file is parsed, in the process that checked
+    # it, so that the report's process never parses a file again for its fixes.
+    fixer: Callable[[list[Finding], Project], list[Finding]] | None = None
 
     def __post_init__(self) -> None:
         self.target_version = api_snapshot.resolve_version(self.target_version)
@@ -280,7 +284,7 @@ class Engine:
         if jobs > 1 and not raw and len(to_check) >= MIN_FILES_PER_JOB * 2:
             families = [type(family) for family in self.families]
             run = check_in_processes(to_check, jobs, families, self.project, record, done,
-                                     self.jit_modules, self.target_version)
+                                     self.jit_modules, self.target_version, self.fixer)
         else:
             run = self.check_files(to_check, raw, record, done)
         if record:
@@ -396,6 +400,8 @@ class Engine:
             if findings:
                 suppressions = Suppressions(source.text or "")
                 findings = [suppressions.apply(f) for f in findings]
+                if self.fixer is not None:
+                    findings = self.fixer(findings, self.project)
         return findings
 
     # ----- walking ------------------------------------------------------------------------
@@ -549,7 +555,7 @@ MIN_FILES_PER_JOB = 32
 def check_in_processes(
     files: list[Path], jobs: int, family_types: list[type], project: Project, record: bool = False,
     done: Callable[[int], None] | None = None, jit_modules: JitModules | None = None,
-    target_version: str | None = None,
+    target_version: str | None = None, fixer: Callable | None = None,
 ) -> CheckRun:
     """Check ``files`` in ``jobs`` fresh processes (``check_paths`` sorts the merged findings).
 
@@ -583,10 +589,11 @@ def check_in_processes(
             parts = list(
                 pool.map(_check_from_queue, [family_types] * count, [roots] * count,
                          [files] * count, range(count), [record] * count, [jit_modules] * count,
-                         [target_version] * count)
+                         [target_version] * count, [fixer] * count)
             )
     except (BrokenProcessPool, OSError):  # a process died or could not start: one process, then
-        parts = [_check_slice(family_types, roots, files, record, jit_modules, target_version)]
+        parts = [_check_slice(family_types, roots, files, record, jit_modules, target_version,
+                              fixer)]
     return merged_runs(parts)
 
 
@@ -677,12 +684,13 @@ def balanced_slices(files: list[Path], count: int) -> list[list[Path]]:
 def _check_slice(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: Iterable[Path],
     record: bool = False, jit_modules: JitModules | None = None, target_version: str | None = None,
+    fixer: Callable | None = None,
 ) -> CheckRun:
     search, scan = roots
     project = Project(roots=list(search), scan_roots=list(scan))
     engine = Engine(families=[family_type() for family_type in family_types], project=project,
                     jit_modules=jit_modules or JitModules.from_settings(),
-                    target_version=target_version or api_snapshot.default_version())
+                    target_version=target_version or api_snapshot.default_version(), fixer=fixer)
     # Kept alive: freeing its syntax trees one by one would delay the result (the process pool's
     # workers end with os._exit and never pay for it).
     _WORKER_ENGINES.append(engine)
@@ -762,9 +770,10 @@ def _workers_end_with_this_process():
 def _check_from_queue(
     family_types: list[type], roots: tuple[list[Path], list[Path]], files: list[Path],
     own: int, record: bool, jit_modules: JitModules | None = None, target_version: str | None = None,
+    fixer: Callable | None = None,
 ) -> CheckRun:
     return _check_slice(family_types, roots, (files[i] for i in _queued(own)), record, jit_modules,
-                        target_version)
+                        target_version, fixer)
 
 
 def _queued(own: int) -> Iterator[int]:

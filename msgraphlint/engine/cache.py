@@ -61,6 +61,8 @@ def tool_fingerprint() -> str:
 
 def finding_record(finding: Finding) -> dict:
     record = asdict(finding)
+    # Fixes are not kept: the run that reads the entry seeks them again (msgraphlint.fix.attach).
+    record["fix"], record["fix_sought"] = None, False
     for key in ("path", "target_path"):
         record[key] = str(record[key]) if record[key] is not None else None
     record["level_override"] = finding.level_override.value if finding.level_override else None
@@ -339,7 +341,9 @@ FINDING_FIELDS = {
     "compiler_message": _optional(_text),
     "evidence": _list_of(lambda pair: _texts(pair) and len(pair) == 2),
     "fingerprint": _optional(_text),
-    "fix": lambda value: value is None,  # fixes are attached after the cache
+    # fixes are not kept (finding_record): the run that reads the entry seeks them again
+    "fix": lambda value: value is None,
+    "fix_sought": lambda value: value is False,
 }
 
 

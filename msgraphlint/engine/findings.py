@@ -67,7 +67,10 @@ class Finding:
     # Set by the pipeline (msgraphlint.baseline.with_fingerprints): stable across edits elsewhere
     # in the file; SARIF, GitLab and the baseline all use it.
     fingerprint: str | None = field(default=None, compare=False)
-    fix: Fix | None = field(default=None, compare=False)  # set by the pipeline (msgraphlint.fix)
+    fix: Fix | None = field(default=None, compare=False)  # set by msgraphlint.fix.attach
+    # Whether attach looked for its fix already (the engine's processes do, where the file is
+    # parsed): the report's process then does not parse the file again.
+    fix_sought: bool = field(default=False, compare=False)
 
     @property
     def rule(self) -> Rule:

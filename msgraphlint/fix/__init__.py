@@ -27,15 +27,16 @@ SAFE = "safe"
 
 
 def attach(findings: Iterable[Finding], project: Project) -> list[Finding]:
-    """The findings, each with its fix where its rule has one and the code has its exact form."""
+    """The findings, each with its fix where its rule has one and the code has its exact form
+    (a finding whose fix was sought already is left as it is)."""
     sources: dict[Path, SourceText | None] = {}
     fixed = []
     for finding in findings:
-        if finding.rule.symbol in FIXERS and not finding.suppressed:
+        if finding.rule.symbol in FIXERS and not finding.suppressed and not finding.fix_sought:
             if finding.path not in sources:
                 sources[finding.path] = _source(finding.path, project)
             if (source := sources[finding.path]) is not None:
-                finding = replace(finding, fix=fix_for(finding, source))
+                finding = replace(finding, fix=fix_for(finding, source), fix_sought=True)
         fixed.append(finding)
     return fixed
 
