@@ -235,6 +235,14 @@ DAMAGE = {
     "a finding with a field too many": lambda d: first_finding(d).update(colour="red"),
     "args that are not a list": lambda d: first_finding(d).update(args="math.sqrt"),
     "evidence that is not pairs": lambda d: first_finding(d).update(evidence=[["compile"]]),
+    "a fix that is a string": lambda d: first_finding(d).update(fix="use ops.stop_gradient"),
+    "a fix edit at line zero": lambda d: first_finding(d).update(fix={
+        "applicability": "safe", "description": "d", "edits": [
+            {"path": "bad.py", "line": 0, "column": 1, "end_line": 1, "end_column": 1,
+             "content": ""}]}),
+    "a fix edit without its content": lambda d: first_finding(d).update(fix={
+        "applicability": "safe", "description": "d", "edits": [
+            {"path": "bad.py", "line": 1, "column": 1, "end_line": 1, "end_column": 1}]}),
     "findings that are a dict": lambda d: first_entry(d).update(findings={}),
     "an entry without its digest": lambda d: first_entry(d).pop("digest"),
     "a read index out of range": lambda d: first_entry(d).update(reads=[len(d["reads"])]),

@@ -19,6 +19,7 @@ from msgraphlint.knowledge import catalogue
 from msgraphlint import pipeline
 from msgraphlint.config import Config
 from msgraphlint.engine.cache import ResultCache
+from msgraphlint.syntax.project import Project
 
 from .conftest import UPDATE_EXPECTED, changed_expected_files
 from .samples_index import ROOT, sample_path
@@ -271,8 +272,8 @@ def test_fix_confirm_writes_only_what_mindspore_accepts(tmp_path):
 
 
 def test_a_finding_has_the_same_fix_checked_here_in_processes_or_read_from_the_cache(tmp_path):
-    """The processes that check the files seek the fixes where the files are parsed; findings
-    read back from the result cache have theirs sought again by the report's process."""
+    """The processes that check the files seek the fixes where the files are parsed; the
+    result cache keeps them, so that a re-run parses nothing for them."""
     project = tmp_path / "project"
     project.mkdir()
     (project / "pyproject.toml").write_text("")
@@ -302,5 +303,9 @@ def test_a_finding_has_the_same_fix_checked_here_in_processes_or_read_from_the_c
         patch.setenv("MSGRAPHLINT_CACHE_DIR", str(tmp_path / "cache"))
         patch.setattr(ResultCache, "lookup", counted)
         assert fixes(jobs=1, use_cache=True) == here and hits == []  # checked, and stored
+        parsed: list[Path] = []
+        module = Project.module
+        patch.setattr(Project, "module", lambda self, path, raw=None: parsed.append(path) or module(
+            self, path, raw))
         assert fixes(jobs=1, use_cache=True) == here  # read back
-        assert project / "net.py" in hits
+        assert project / "net.py" in hits and parsed == []

@@ -29,11 +29,11 @@ from pathlib import Path
 from ..version import __version__
 from ..knowledge import catalogue
 from ..knowledge.catalogue import Level
-from .findings import Finding
+from .findings import Edit, Finding, Fix
 from ..syntax.project import Project, outermost, walk_python_files
 from ..syntax.source import content_digest
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 
 def cache_home() -> Path:
@@ -61,8 +61,8 @@ def tool_fingerprint() -> str:
 
 def finding_record(finding: Finding) -> dict:
     record = asdict(finding)
-    # Fixes are not kept: the run that reads the entry seeks them again (msgraphlint.fix.attach).
-    record["fix"], record["fix_sought"] = None, False
+    if (fix := record["fix"]) is not None:  # kept: a re-run then parses no file for its fixes
+        fix["edits"] = [{**edit, "path": str(edit["path"])} for edit in fix["edits"]]
     for key in ("path", "target_path"):
         record[key] = str(record[key]) if record[key] is not None else None
     record["level_override"] = finding.level_override.value if finding.level_override else None
@@ -79,6 +79,9 @@ def finding_from(record: dict) -> Finding:
         values["level_override"] = Level(values["level_override"])
     values["args"] = tuple(values["args"])
     values["evidence"] = tuple(tuple(pair) for pair in values["evidence"])
+    if (fix := values["fix"]) is not None:
+        values["fix"] = Fix(fix["applicability"], fix["description"], tuple(
+            Edit(**{**edit, "path": Path(edit["path"])}) for edit in fix["edits"]))
     return Finding(**values)
 
 
@@ -319,6 +322,21 @@ def _list_of(check):
 
 _LEVELS = frozenset(level.value for level in Level)
 _texts = _list_of(_text)
+EDIT_FIELDS = {"path": _text, "line": _position, "column": _position, "end_line": _position,
+               "end_column": _position, "content": _text}
+FIX_FIELDS = {
+    "applicability": _text,
+    "description": _text,
+    "edits": _list_of(lambda edit: _fields_valid(edit, EDIT_FIELDS)),
+}
+
+
+def _fields_valid(record, checks: dict) -> bool:
+    """A dict with exactly these keys, each value passing its check."""
+    return (isinstance(record, dict) and record.keys() == checks.keys()
+            and all(check(record[name]) for name, check in checks.items()))
+
+
 # finding_record's output, field by field: what finding_from and every later stage rely on.
 FINDING_FIELDS = {
     "path": _text,
@@ -341,9 +359,8 @@ FINDING_FIELDS = {
     "compiler_message": _optional(_text),
     "evidence": _list_of(lambda pair: _texts(pair) and len(pair) == 2),
     "fingerprint": _optional(_text),
-    # fixes are not kept (finding_record): the run that reads the entry seeks them again
-    "fix": lambda value: value is None,
-    "fix_sought": lambda value: value is False,
+    "fix": _optional(lambda value: _fields_valid(value, FIX_FIELDS)),
+    "fix_sought": _flag,
 }
 
 
@@ -363,8 +380,7 @@ def _valid_read(item) -> bool:
 
 
 def _valid_finding(record) -> bool:
-    return (isinstance(record, dict) and record.keys() == FINDING_FIELDS.keys()
-            and all(check(record[name]) for name, check in FINDING_FIELDS.items()))
+    return _fields_valid(record, FINDING_FIELDS)
 
 
 def valid_document(document) -> bool:
