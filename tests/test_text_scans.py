@@ -92,3 +92,22 @@ def test_import_statements_are_found_only_where_they_begin_a_line(text, modules)
 def test_a_class_with_bases_marks_a_file_that_may_define_targets():
     assert may_define_targets(b"class Net(Base):\n    pass\n")
     assert not may_define_targets(b"name = 'subclass Net(Base)'\n")
+
+
+def test_the_lines_naming_a_word_are_the_same_searched_or_indexed(tmp_path):
+    """The first names asked of a module are searched for, the later ones read from an index of
+    every word: both give each occurrence's line, whole words only."""
+    from msgraphlint.model.callers import NAMES_FOUND_BY_SEARCH, _lines_naming
+    from msgraphlint.syntax.project import Project
+
+    names = [f"Block{number}" for number in range(NAMES_FOUND_BY_SEARCH + 4)]
+    body = "".join(f"class {name}(Base):\n    x = {name}, my{name}, {name}_x  # {name}\n"
+                   for name in names)
+    path = tmp_path / "blocks.py"
+    path.write_text(f'"""{names[-1]} in the docstring."""\n{body}', "utf-8")
+    module = Project().module(path)
+    for name in names:
+        expected = [number for number, line in enumerate(path.read_text().split("\n"), 1)
+                    for _ in re.finditer(rf"\b{name}\b", line)]
+        assert _lines_naming(module, name) == expected, name
+    assert _lines_naming(module, "Block") == []  # only a part of words

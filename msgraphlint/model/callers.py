@@ -12,6 +12,7 @@ from ..knowledge.mindspore import (
     NUMPY_SHAPE_KEYWORDS, TENSOR_CONSTRUCTORS, returns_tensor,
 )
 from ..syntax.project import ClassInfo, ModuleInfo, bound_names, statement_blocks
+from ..syntax.source import begins_word, ends_word
 from .variables import function_syntax
 from .compiled import (
     Construction, FunctionNode, Target, bind_arguments, first_parameter, parameter_defaults,
@@ -32,22 +33,54 @@ def _sub_cell_classes(module: ModuleInfo) -> frozenset[str]:
     ))
 
 
-_CLASS_NAME = re.compile(r"\b[A-Z_]\w*")  # names of classes, as people spell them
-_ANY_NAME = re.compile(r"\b[^\W\d]\w*")  # every word that can be a name: \bname\b for each
-
-
 def _lines_naming(module: ModuleInfo, name: str) -> list[int]:
-    """The lines where ``name`` appears as a word, from one pass over the text per module for
-    every capitalised word (class names), and one more for every word when another name is
-    first asked (a pass per name had made a module defining a function again in each of N
-    copies cost N passes over N copies' text, issue 34)."""
-    if name[:1].isupper() or name[:1] == "_":
-        index = module.derived("capitalised words", module.tree, lambda _: _word_lines(
-            module.source.text or "", _CLASS_NAME))
-        return index.get(name, [])
-    index = module.derived("words", module.tree, lambda _: _word_lines(
-        module.source.text or "", _ANY_NAME))
-    return list(index.get(name, []))
+    """The lines where ``name`` appears as a word (once per occurrence). The first few names
+    asked of a module are found with the text's own substring search, each occurrence checked
+    for word boundaries; past those, one index of every word of the module serves the rest
+    (a module of a thousand Cells is asked a thousand names). A regular expression per name had
+    made a module defining a function again in each of N copies cost N slow passes over N
+    copies' text (issue 34); the index alone, a Python loop over every line, cost 3% of a run
+    where most modules are asked one or two names."""
+    asked = module.derived("names asked", module.tree, lambda _: {})
+    if name not in asked:
+        if len(asked) < NAMES_FOUND_BY_SEARCH:
+            asked[name] = _search_word_lines(module.source.text or "", name)
+        else:
+            index = module.derived("words", module.tree, lambda _: _index_word_lines(
+                module.source.text or ""))
+            asked[name] = index.get(name, [])
+    return asked[name]
+
+
+NAMES_FOUND_BY_SEARCH = 8  # per module, before the index of every word is made
+_NAME = re.compile(r"\b[^\W\d]\w*")  # a word that can be a name
+
+
+def _search_word_lines(text: str, name: str) -> list[int]:
+    found: list[int] = []
+    line, counted = 1, 0
+    position = text.find(name)
+    while position != -1:
+        if begins_word(text, position) and ends_word(text, position + len(name)):
+            line += text.count("\n", counted, position)
+            counted = position
+            found.append(line)
+        position = text.find(name, position + 1)
+    return found
+
+
+def _index_word_lines(text: str) -> dict[str, list[int]]:
+    # findall per line: no match objects, and no counting of newlines between matches
+    found: dict[str, list[int]] = {}
+    findall = _NAME.findall
+    for number, line in enumerate(text.split("\n"), 1):
+        for word in findall(line):
+            lines = found.get(word)
+            if lines is None:
+                found[word] = [number]
+            else:
+                lines.append(number)
+    return found
 
 
 def _import_lines(module: ModuleInfo) -> frozenset[int]:
@@ -65,20 +98,6 @@ def _import_lines(module: ModuleInfo) -> frozenset[int]:
         return frozenset(found)
 
     return module.derived("import lines", module.tree, lines)
-
-
-def _word_lines(text: str, pattern: re.Pattern) -> dict[str, list[int]]:
-    # findall per line: no match objects, and no counting of newlines between matches
-    found: dict[str, list[int]] = {}
-    findall = pattern.findall
-    for number, line in enumerate(text.split("\n"), 1):
-        for word in findall(line):
-            lines = found.get(word)
-            if lines is None:
-                found[word] = [number]
-            else:
-                lines.append(number)
-    return found
 
 
 def _loads_by_name(module: ModuleInfo, method: FunctionNode) -> dict[str, list[ast.expr]]:

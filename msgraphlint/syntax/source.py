@@ -64,6 +64,12 @@ def begins_word(text: str | bytes, start: int) -> bool:
     return not before or not (before.isalnum() or before in ("_", b"_"))
 
 
+def ends_word(text: str | bytes, end: int) -> bool:
+    """What a trailing ``\\b`` asks of a match of a word ending at ``end``: no word character
+    just after it."""
+    return begins_word(text, end + 1)  # the character at ``end`` is the one before end + 1
+
+
 def begins_line(text: str | bytes, start: int) -> bool:
     """Only blanks between the line's start and ``start`` (what ``^[ \\t]*`` asks)."""
     line_start = text.rfind("\n" if isinstance(text, str) else b"\n", 0, start) + 1
