@@ -59,3 +59,10 @@ def test_preorder_visits_every_node_python_walks_parents_first():
             if not isinstance(child, ast.expr_context):
                 assert parents[id(child)] is node
                 assert position[id(node)] < position[id(child)]
+
+
+def test_statements_in_are_the_statements_preorder_meets_in_its_order():
+    from msgraphlint.syntax.project import statements_in
+
+    tree = ast.parse(EVERY_KIND)
+    assert statements_in(tree.body) == [n for n in preorder(tree.body) if isinstance(n, ast.stmt)]

@@ -253,7 +253,7 @@ class ClassInfo:
             # `construct(ctx, x)`: ctx is an input in GRAPH_MODE, so `ctx.a = v` sets nothing.
             self_name = params[0].arg if params and not construct_without_self(method) else None
             pairs: list[tuple[str, ast.expr]] = []
-            for node in self.module.nodes(method) if self_name else ():
+            for node in statements_in(method.body) if self_name else ():
                 if isinstance(node, ast.Assign):
                     targets, value = node.targets, node.value
                 elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
@@ -631,6 +631,26 @@ class ModuleInfo:
 
 DEFINITION_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def statements_in(roots: list[ast.stmt]) -> list[ast.stmt]:
+    """Every statement in ``roots`` and under them (nested definitions' too), in the order
+    ``preorder`` meets them, from a walk of the statement lists alone: no expression holds a
+    statement."""
+    found: list[ast.stmt] = []
+    stack = list(reversed(roots))
+    statement = ast.stmt
+    while stack:
+        node = stack.pop()
+        if isinstance(node, statement):
+            found.append(node)
+        for name in node._fields:
+            if name in _BLOCK_FIELDS:  # handlers and cases hold excepthandler/match_case nodes
+                stack.extend(reversed(getattr(node, name)))
+    return found
+
+
 def statement_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     """The statement lists directly inside a statement: bodies, else and finally blocks, except
     handlers and match cases (a walk of statements, not of every expression)."""

@@ -54,7 +54,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 def split_lines(text: str) -> list[str]:
     """Lines as ast and tokenize number them: str.splitlines() also breaks at form feeds,
     \\x1c-\\x1e, \\x85 and \\u2028/\\u2029, which would shift every later line."""
-    lines = _LINE_BREAK.split(text)
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)  # str.split: C speed
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
