@@ -603,16 +603,19 @@ def _single_assignments(module: ModuleInfo, function: ast.AST) -> dict[str, ast.
     args = getattr(function, "args", None)
     excluded = set(bound_names(args)) if args is not None else set()
     found: dict[str, ast.expr] = {}
-    parents = module.parents(module.tree)  # one map per module, shared by every function
-    for node in module.body_nodes(function):
+    nodes = module.body_nodes(function)
+    # `name = value`: the assignment whose one target a name is (no parent map needed)
+    sole_target_of = {id(node.targets[0]): node for node in nodes
+                      if node.__class__ is ast.Assign and len(node.targets) == 1}
+    for node in nodes:
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             excluded.update(node.names)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            parent = parents.get(id(node))
-            if node.id in found or not (isinstance(parent, ast.Assign) and parent.targets == [node]):
+            assignment = sole_target_of.get(id(node))
+            if node.id in found or assignment is None:
                 excluded.add(node.id)
             else:
-                found[node.id] = parent.value
+                found[node.id] = assignment.value
     return {name: value for name, value in found.items() if name not in excluded}
 
 

@@ -558,17 +558,17 @@ def _names_used_as_values(module: ModuleInfo) -> frozenset[str]:
     """Names and attribute names the module reads other than to call them (``apply(helper)``,
     ``self.fn = self.helper``): functions that may be called where the call graph cannot see."""
     def collect(tree: ast.AST) -> frozenset[str]:
-        parents = module.parents(tree)
+        nodes = module.nodes(tree)
+        called = {id(node.func) for node in nodes if node.__class__ is ast.Call}
         found: set[str] = set()
-        for node in module.nodes(tree):
+        for node in nodes:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 name = node.id
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 name = node.attr
             else:
                 continue
-            parent = parents.get(id(node))
-            if not (isinstance(parent, ast.Call) and parent.func is node):
+            if id(node) not in called:
                 found.add(name)
         return frozenset(found)
     return module.derived("reach.used_as_values", module.tree, collect)
