@@ -111,3 +111,29 @@ def test_the_lines_naming_a_word_are_the_same_searched_or_indexed(tmp_path):
                     for _ in re.finditer(rf"\b{name}\b", line)]
         assert _lines_naming(module, name) == expected, name
     assert _lines_naming(module, "Block") == []  # only a part of words
+
+
+def test_a_check_reads_each_file_once_and_reread_reads_them_again(tmp_path, monkeypatch):
+    """The text scan, the import index, mentions() and the parse share one read of each file;
+    a change on disk is seen once the project is told (Project.reread, as the editor server
+    does on a save)."""
+    from pathlib import Path
+
+    from msgraphlint.pipeline import new_engine
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "blocks.py").write_text("from mindspore import nn\n\n\nclass Block(nn.Cell):\n"
+                                        "    def construct(self, x):\n        return x\n")
+    (tmp_path / "net.py").write_text("from blocks import Block\n\n\nclass Net(Block):\n"
+                                     "    def construct(self, x):\n        return x.asnumpy()\n")
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda path: reads.append(path.name) or read_bytes(path))
+    engine = new_engine()
+    first = engine.check_paths([tmp_path], jobs=1)
+    assert first.findings and sorted(set(reads)) == ["blocks.py", "net.py"]
+    assert sorted(reads) == sorted(set(reads)), "a file was read twice"
+    (tmp_path / "net.py").write_text("from blocks import Block\n\n\nclass Net(Block):\n"
+                                     "    def construct(self, x):\n        return x\n")
+    engine.project.reread([tmp_path / "net.py"])
+    assert engine.check_paths([tmp_path], jobs=1).findings == []

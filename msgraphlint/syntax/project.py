@@ -12,7 +12,7 @@ import re
 import stat
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from contextlib import contextmanager
 from functools import lru_cache, cached_property
@@ -742,6 +742,9 @@ class Project:
     _text_scans: dict[Path, "ProjectText"] = field(default_factory=dict)
     _external_sets: dict[tuple, frozenset[str]] = field(default_factory=dict)
     _raw_read: dict[Path, tuple[bytes, tuple]] = field(default_factory=dict)  # for mentions()
+    # Files' bytes as read from disk (None: unreadable), by the path as given: the text scan, the
+    # import index, mentions() and the parse each read a file once. reread() forgets them all.
+    _disk: dict[Path, bytes | None] = field(default_factory=dict)
     _pattern_found: dict[tuple[Path, bytes], bool] = field(default_factory=dict)
 
     def text_scans(self, near: Path) -> list["ProjectText"]:
@@ -750,7 +753,7 @@ class Project:
         roots = outermost(list(self.scan_roots) or [near.parent])
         for root in roots:
             if root not in self._text_scans:
-                self._text_scans[root] = scan_project(root)
+                self._text_scans[root] = scan_project(root, self._disk_bytes)
         scans = [self._text_scans[root] for root in roots]
         for scan in scans:  # the answer depends on every file scanned
             self.reads.note_all(scan.reads)
@@ -837,7 +840,8 @@ class Project:
         cached = self._sources.get(key)
         if cached is not None and (raw is None or content_digest(raw) == cached.digest):
             return cached
-        self._sources[key] = read_source(Path(os.path.abspath(path)), raw)
+        self._sources[key] = read_source(Path(os.path.abspath(path)),
+                                         raw if raw is not None else self._disk_bytes(path))
         if raw is not None:  # what mentions() looks at is the buffer too
             self._raw_read[key] = (raw, ("file", str(key), self._sources[key].digest.hex()))
             self._pattern_found.clear()
@@ -850,6 +854,7 @@ class Project:
         """Files changed on disk behind a long-lived analysis (an editor's other files): read them
         again where their content changed, and forget what was read from the whole project on
         disk (who imports whom, the text scans, folder listings), which any change can move."""
+        self._disk.clear()
         for path in paths:
             key = self.real_path(path)
             self._raw_read.pop(key, None)
@@ -937,11 +942,8 @@ class Project:
             index: dict[str, set[tuple[str, Path]]] = defaultdict(set)
             packages: dict[Path, str] = {}  # folder -> its dotted package name
             for path in walk_python_files(root):
-                try:
-                    raw = path.read_bytes()
-                except OSError:
-                    continue
-                if b"import" not in raw:
+                raw = self._disk_bytes(path)
+                if raw is None or b"import" not in raw:
                     continue
                 resolved = self.real_path(path)
                 if resolved.parent not in packages:
@@ -990,12 +992,17 @@ class Project:
             self.reads.note(read)
         return real, raw
 
-    @staticmethod
-    def raw(path: Path) -> bytes:
-        try:
-            return path.read_bytes()
-        except OSError:
-            return b""
+    def raw(self, path: Path) -> bytes:
+        """The file's bytes on disk (empty when it cannot be read)."""
+        return self._disk_bytes(path) or b""
+
+    def _disk_bytes(self, path: Path) -> bytes | None:
+        if path not in self._disk:
+            try:
+                self._disk[path] = path.read_bytes()
+            except OSError:
+                self._disk[path] = None
+        return self._disk[path]
 
     def importer_paths(self, path: Path) -> list[Path]:
         """Files whose imports name the module at ``path`` (resolved), in a stable order (cached
@@ -1058,17 +1065,24 @@ class ProjectText:
         return frozenset(self.external_set_files)
 
 
-def scan_project(root: Path) -> ProjectText:
-    """One text pass over every Python file below ``root``."""
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def scan_project(root: Path, read: Callable[[Path], bytes | None] = _read_or_none) -> ProjectText:
+    """One text pass over every Python file below ``root`` (``read`` gives a file's bytes, None
+    when it cannot be read)."""
     set_files: dict[str, set[Path]] = {}
     subclass_files: dict[str, set[Path]] = {}
     reads: set[tuple] = set()
     files: list[Path] = []
     real_folders: dict[Path, Path] = {}  # one resolve per folder, not per file
     for path in walk_python_files(root):
-        try:
-            raw = path.read_bytes()
-        except OSError:
+        raw = read(path)
+        if raw is None:
             continue
         files.append(path)
         if os.path.islink(path):
