@@ -581,13 +581,18 @@ def _mapper(func: ast.expr, ctx: FunctionContext) -> tuple[str, bool] | None:
 
 
 def _shape(item, ctx: FunctionContext) -> Shape | None:
-    """What HyperMap sees of an argument or element: a tuple or list display (its elements kept as
-    written), a local every binding of which is one tuple display, else the compile-time value's
-    shape, else a tensor as the engine knows it; None where not known."""
+    """What HyperMap sees of an argument or element: a tuple or list display with its elements
+    kept as written (each then asked on its own); else the compile-time value's shape where the
+    interpreter, which follows the statements, knows it; only then what the syntax alone says (a
+    local every binding of which is one tuple display, a tensor as the engine knows it); None
+    where not known."""
     if not isinstance(item, ast.AST):
         return mapped_shape(item)
     if item.__class__ in (ast.Tuple, ast.List) and not any(e.__class__ is ast.Starred for e in item.elts):
         return ("tuple" if item.__class__ is ast.Tuple else "list"), len(item.elts), tuple(item.elts)
+    found = mapped_shape(ctx.evaluation.value(item))
+    if found is not None:
+        return found
     if item.__class__ is ast.Constant and item.value.__class__ in (int, float, bool):
         return "scalar", 0, None
     if item.__class__ is ast.Dict and all(k.__class__ is ast.Constant for k in item.keys):
@@ -596,9 +601,6 @@ def _shape(item, ctx: FunctionContext) -> Shape | None:
         values = ctx.values.assigned_values(item.id)
         if len(values) == 1 and values[0].__class__ is ast.Tuple:
             return _shape(values[0], ctx)
-    found = mapped_shape(ctx.evaluation.value(item))
-    if found is not None:
-        return found
     return ("tensor", 0, None) if ctx.kinds.is_tensor(item) else None
 
 
