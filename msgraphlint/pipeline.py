@@ -118,8 +118,9 @@ def select(findings: list[Finding], config: Config) -> list[Finding]:
 
 
 def attach_fixes(findings: list[Finding], engine: Engine) -> list[Finding]:
-    """Each finding with its fix, where its rule has one. The engine seeks them as it checks
-    each file (``fixer``); what is left is the findings read from the result cache."""
+    """Each finding with its fix, where its rule has one. Engines made by ``new_engine`` seek
+    them as they check each file (``Engine.fixer``), and the result cache keeps them: this seeks
+    only what was not sought yet."""
     if not any(finding.rule.autofix and not finding.fix_sought for finding in findings):
         return findings
     return attach(findings, engine.project)
