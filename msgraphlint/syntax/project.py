@@ -23,8 +23,8 @@ from ..knowledge.mindspore import (
 )
 from .qualnames import ImportTable, resolve_relative
 from .source import (
-    SourceFile, begins_line, content_digest, decode, matches_where, os_error_reason, read_source,
-    split_lines,
+    SourceFile, begins_line, content_digest, decode, line_before, matches_where, os_error_reason,
+    read_source, split_lines,
 )
 
 SKIPPED_DIRS = frozenset(
@@ -197,12 +197,11 @@ def _import_statements(raw: bytes) -> Iterator[tuple[bytes | None, bytes]]:
     """(the module after `from`, or None for `import`; the text naming what is imported) for
     each import statement that begins its line, found from the literal `import`."""
     def begins_statement(text: bytes, start: int) -> bool:
-        prefix = text[text.rfind(b"\n", 0, start) + 1 : start]
-        return not prefix.strip(b" \t") or _FROM_PREFIX.fullmatch(prefix) is not None
+        return (begins_line(text, start)
+                or _FROM_PREFIX.fullmatch(line_before(text, start)) is not None)
 
     for match in matches_where(_IMPORT, raw, begins_statement):
-        prefix = raw[raw.rfind(b"\n", 0, match.start()) + 1 : match.start()]
-        from_prefix = _FROM_PREFIX.fullmatch(prefix)
+        from_prefix = _FROM_PREFIX.fullmatch(line_before(raw, match.start()))
         yield (from_prefix.group(1) if from_prefix else None), match.group(1)
 
 
@@ -753,7 +752,7 @@ class Project:
         roots = outermost(list(self.scan_roots) or [near.parent])
         for root in roots:
             if root not in self._text_scans:
-                self._text_scans[root] = scan_project(root, self._disk_bytes)
+                self._text_scans[root] = scan_project(root, self._disk_bytes, self.real_path)
         scans = [self._text_scans[root] for root in roots]
         for scan in scans:  # the answer depends on every file scanned
             self.reads.note_all(scan.reads)
@@ -1065,34 +1064,21 @@ class ProjectText:
         return frozenset(self.external_set_files)
 
 
-def _read_or_none(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
-
-
-def scan_project(root: Path, read: Callable[[Path], bytes | None] = _read_or_none) -> ProjectText:
-    """One text pass over every Python file below ``root`` (``read`` gives a file's bytes, None
-    when it cannot be read)."""
+def scan_project(root: Path, read: Callable[[Path], bytes | None],
+                 real: Callable[[Path], Path]) -> ProjectText:
+    """One text pass over every Python file below ``root``: ``read`` gives a file's bytes (None
+    when it cannot be read), ``real`` its real location (the project's, which resolves each
+    folder once)."""
     set_files: dict[str, set[Path]] = {}
     subclass_files: dict[str, set[Path]] = {}
     reads: set[tuple] = set()
     files: list[Path] = []
-    real_folders: dict[Path, Path] = {}  # one resolve per folder, not per file
     for path in walk_python_files(root):
         raw = read(path)
         if raw is None:
             continue
         files.append(path)
-        if os.path.islink(path):
-            real = resolve_path(path)
-        else:
-            folder = path.parent
-            if folder not in real_folders:
-                real_folders[folder] = resolve_path(folder)
-            real = real_folders[folder] / path.name
-        reads.add(("file", str(real), content_digest(raw).hex()))
+        reads.add(("file", str(real(path)), content_digest(raw).hex()))
         for name in external_sets(raw):
             set_files.setdefault(name, set()).add(path)
         for match in matches_where(_CLASS_LINE, raw, begins_line):

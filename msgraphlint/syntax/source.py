@@ -70,10 +70,14 @@ def ends_word(text: str | bytes, end: int) -> bool:
     return begins_word(text, end + 1)  # the character at ``end`` is the one before end + 1
 
 
+def line_before(text: str | bytes, start: int) -> str | bytes:
+    """The text between the start of the line holding ``start`` and ``start``."""
+    return text[text.rfind("\n" if isinstance(text, str) else b"\n", 0, start) + 1 : start]
+
+
 def begins_line(text: str | bytes, start: int) -> bool:
     """Only blanks between the line's start and ``start`` (what ``^[ \\t]*`` asks)."""
-    line_start = text.rfind("\n" if isinstance(text, str) else b"\n", 0, start) + 1
-    return not text[line_start:start].strip(" \t" if isinstance(text, str) else b" \t")
+    return not line_before(text, start).strip(" \t" if isinstance(text, str) else b" \t")
 
 
 def matches_where(pattern: re.Pattern, text: str | bytes, keep) -> Iterator[re.Match]:
