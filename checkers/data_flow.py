@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.model.branches import may_fold_while_parsing, self_attribute_values
 from msgraphlint.values.domain import is_tensor_value
-from msgraphlint.values.kinds import Kind, is_input, is_tensor_condition, literal_kind, value_kind
+from msgraphlint.values.kinds import (
+    Kind, is_input, is_tensor_condition, join_kinds, literal_kind, value_kind,
+)
 from msgraphlint.model.variables import FunctionValues
 
 # Statements the graph parser rejects (the syntax family reports them): names bound inside count
@@ -88,19 +90,19 @@ def report_join_problem(ctx: FunctionContext, rule: str, node: ast.AST, what: st
 
 @dataclass
 class State:
-    """What is known at one point of a path: names bound on every path (with the kinds of value
-    they may hold), names bound on some paths only (with where), and names whose value comes
-    from a join of kinds that cannot be joined (with the if)."""
+    """What is known at one point of a path: names bound on every path (with the kind of value
+    they hold, joined where paths meet), names bound on some paths only (with where), and names
+    whose value comes from a join of kinds that cannot be joined (with the if)."""
 
-    bound: dict[str, frozenset[str]] = field(default_factory=dict)
+    bound: dict[str, Kind] = field(default_factory=dict)
     partial: dict[str, str] = field(default_factory=dict)
     clashes: dict[str, tuple[str, ast.AST, str, str]] = field(default_factory=dict)
 
     def copy(self) -> "State":
         return State(dict(self.bound), dict(self.partial), dict(self.clashes))
 
-    def bind(self, name: str, kind: str) -> None:
-        self.bound[name] = frozenset({kind})
+    def bind(self, name: str, kind: Kind) -> None:
+        self.bound[name] = kind
         self.partial.pop(name, None)
         self.clashes.pop(name, None)
 
@@ -201,7 +203,7 @@ class FunctionFlow:
             return orelse if body is None else body
         folded = may_fold_while_parsing(node.test, self.fv, self.attribute_values,
                                         not self.ctx.function.self_passed)
-        tensor_test = not folded and is_tensor_condition(node.test, self.fv)
+        tensor_test = not folded and is_tensor_condition(node.test, self.ctx.kinds)
         joined = State(
             partial={**orelse.partial, **body.partial},
             clashes={**orelse.clashes, **body.clashes},
@@ -209,12 +211,10 @@ class FunctionFlow:
         for name in body.bound.keys() | orelse.bound.keys():
             if name in body.bound and name in orelse.bound:
                 first, second = body.bound[name], orelse.bound[name]
-                joined.bound[name] = first | second
+                joined.bound[name] = join_kinds([first, second]) or Kind.UNKNOWN
                 joined.partial.pop(name, None)
-                if tensor_test and len(first) == 1 and len(second) == 1:
-                    (a,), (b,) = first, second
-                    if rule := join_problem(a, b):
-                        joined.clashes[name] = (rule, node, a, b)
+                if tensor_test and (rule := join_problem(first, second)):
+                    joined.clashes[name] = (rule, node, first, second)
             elif folded:
                 joined.bound[name] = body.bound.get(name) or orelse.bound[name]
                 joined.partial.pop(name, None)
@@ -239,7 +239,7 @@ class FunctionFlow:
             return None
         for name in stored_names(*body):
             if name in state.bound:
-                state.bound[name] = state.bound[name] | {Kind.UNKNOWN}
+                state.bound[name] = Kind.UNKNOWN  # what a later round binds: not known
             elif name not in state.partial and name not in self.excluded:
                 state.partial[name] = f"inside the {keyword} loop at line {node.lineno}"
         return state
@@ -308,7 +308,7 @@ class FunctionFlow:
 
     def check_conditional(self, node: ast.IfExp, state: State) -> None:
         """`a if tensor_test else b`: joined like an if."""
-        if not is_tensor_condition(node.test, self.fv):
+        if not is_tensor_condition(node.test, self.ctx.kinds):
             return
         first, second = self.kind(node.body, state), self.kind(node.orelse, state)
         if rule := join_problem(first, second):
@@ -323,11 +323,10 @@ class FunctionFlow:
 
     def kind(self, node: ast.expr | None, state: State) -> Kind:
         if isinstance(node, ast.Name) and node.id in state.bound:
-            kinds = state.bound[node.id]
-            return next(iter(kinds)) if len(kinds) == 1 else Kind.UNKNOWN
-        return value_kind(node, self.fv, self.roots, self.ctx.evaluation)
+            return state.bound[node.id]
+        return value_kind(node, self.ctx.kinds, self.roots)
 
-    def bind(self, target: ast.expr, state: State, kind: str) -> None:
+    def bind(self, target: ast.expr, state: State, kind: Kind) -> None:
         if isinstance(target, ast.Name):
             if target.id not in self.excluded:
                 state.bind(target.id, kind)
@@ -440,7 +439,7 @@ class ReturnJoins:
                     true_path, false_path = self.paths(body, rest), self.paths(orelse, rest)
                     folded = may_fold_while_parsing(test, self.fv, self.attribute_values,
                                                     not self.ctx.function.self_passed)
-                    if not folded and is_tensor_condition(test, self.fv):
+                    if not folded and is_tensor_condition(test, self.ctx.kinds):
                         self.compare(node, true_path, false_path)
                     return found + unique(true_path + false_path)
                 case ast.For(body=body) | ast.While(body=body):
@@ -478,7 +477,7 @@ class ReturnJoins:
                 report_join_problem(self.ctx, rule, node, "this return", branch.lineno, kind, other)
 
     def kind(self, value: ast.expr | None) -> Kind:
-        found = value_kind(value, self.fv, self.roots, self.ctx.evaluation)
+        found = value_kind(value, self.ctx.kinds, self.roots)
         if (found == Kind.INPUT and value.__class__ is ast.Name and value.id not in self.fv.bound
                 and is_tensor_value(self.ctx.evaluation.parameters.get(value.id))):
             return Kind.TENSOR  # an input every Python call passes a tensor (not a tuple)

@@ -93,7 +93,7 @@ class StrictSilentFamily(Family):
     def _holds_graph_value(element: ast.expr, ctx: FunctionContext) -> bool:
         # A parameter the callers pass a constant is folded with the output: not one (value_kind
         # gives the interpreter's constants their own kinds).
-        return value_kind(element, ctx.values, True, ctx.evaluation) in OUTPUT_TENSOR_KINDS
+        return value_kind(element, ctx.kinds, True) in OUTPUT_TENSOR_KINDS
 
     def _holds_dict(self, value: ast.expr, ctx: FunctionContext) -> bool:
         match value:

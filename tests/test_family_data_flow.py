@@ -672,19 +672,22 @@ class Net(nn.Cell):
     assert found(tmp_path, source) == marked(source, "branch-type-mismatch")
 
 
-def test_an_input_every_call_passes_a_tensor_clashes_with_a_tuple(tmp_path):
+def test_an_input_shown_to_be_a_tensor_clashes_with_a_tuple(tmp_path):
     # x may be a tuple when nothing shows what the graph is given; a driver passing a Tensor
-    # settles it (2.10: "Cannot join the return values of different branches" at every level).
+    # settles it, and so does a tensor's method called on it (2.10: "Cannot join the return
+    # values of different branches" at every level, for both).
     body = """
 class Net(nn.Cell):
-    def construct(self, x):
-        if x.sum() > 0:
+    def construct(self, x, y):
+        if y.sum() > 0:
             return x, x * 2
         return x  # here
 """
-    driven = body + "\ndef run():\n    Net()(Tensor([1.0, 2.0]))\n"
+    driven = body + "\ndef run():\n    Net()(Tensor([1.0, 2.0]), Tensor([1.0]))\n"
     assert found(tmp_path, driven) == marked(driven, "branch-type-mismatch")
     assert found(tmp_path, body) == set()
+    shown = body.replace("y.sum()", "x.sum()")
+    assert found(tmp_path, shown) == marked(shown, "branch-type-mismatch")
 
 
 # ----- a constant the interpreter knows joins like a literal ------------------------------------

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from .engine_helpers import findings_on_lines
+from msgraphlint.values.domain import (
+    UNKNOWN, ArrayValue, Kind, Known, TensorValue, VariableScalar, join, join_kinds, kind_of,
+)
+
+from .engine_helpers import findings_on_lines, run_probe
 
 HEADER = """
 import numpy as np
@@ -658,3 +662,137 @@ def test_a_cell_a_parent_holds_still_takes_what_its_python_driver_passes(tmp_pat
         ("tensor-bool-operator-join", "return x and 2")}
     plain_holder = HELD_AND_DRIVEN.replace("class Parent(nn.Cell):", "class Parent:")
     assert found(tmp_path, plain_holder, "tensor-bool-operator-join") == set()
+
+
+# ----- one answer to "is it a tensor?" ---------------------------------------------------------
+# The branch joins and the outputs ask the same kinds every family asks (TensorKinds), which read
+# the interpreter's values at every sub-expression. A helper's parameter read as a tensor
+# (`mask.shape`) is returned as one beside None: 25 models of mindone's transformers have this
+# mask test (the joins' own answer had left the returned mask unknown).
+
+MASK_HELPER = """
+class Net(nn.Cell):
+    def __init__(self, implementation="flash"):
+        super().__init__()
+        self.implementation = implementation
+
+    def _update(self, mask, x):
+        if self.implementation == "flash":
+            if mask is not None and (mask == 0.0).any():
+                return mask
+            return None
+        length = mask.shape[-1] if isinstance(mask, Tensor) else x.shape[-1]
+        return ops.ones((x.shape[0], length), ms.float32)
+
+    def construct(self, x, mask=None):
+        return self._update(mask, x)
+"""
+# How the models are called: with a mask.
+MASK_DRIVER = """
+def main():
+    net = Net()
+    return net(Tensor(np.ones((2, 3), np.float32)), Tensor(np.zeros((2, 3), np.float32)))
+"""
+
+# An input is a tensor or a tuple of them: arithmetic with a number makes a tensor, but two inputs
+# added may be tuples joined, and an input's method may be any object's (mindsponge's
+# _memory_reduce, mindone's sam2 video loop).
+INPUT_SIBLINGS = {
+    "with a number, in an output beside None": ("""
+class Net(nn.Cell):
+    def construct(self, x):
+        return x + 1, None
+""", "none-in-output-at-strict", {("none-in-output-at-strict", "return x + 1, None")}),
+    "repeated, in an output beside None": ("""
+class Net(nn.Cell):
+    def construct(self, x):
+        return x * 2, None
+""", "none-in-output-at-strict", {("none-in-output-at-strict", "return x * 2, None")}),
+    "two inputs added, then unpacked": ("""
+def reduce(body, batched, other):
+    inputs = batched + other
+    return body(*inputs)
+
+class Net(nn.Cell):
+    def construct(self, x, y):
+        return reduce(ops.add, (x,), (y,))
+""", "unpack-non-sequence", set()),
+    "an input's method, then a range": ("""
+class Net(nn.Cell):
+    def construct(self, x, session):
+        total = x
+        for i in range(session.count()):
+            total = total + i
+        return total
+""", "range-of-tensor", set()),
+}
+
+
+def test_a_parameter_the_interpreter_knows_is_a_tensor_makes_a_tensor_test(tmp_path):
+    assert found(tmp_path, MASK_HELPER, "branch-none-join") == {("branch-none-join", "return None")}
+
+
+@pytest.mark.parametrize("case", INPUT_SIBLINGS.values(), ids=INPUT_SIBLINGS.keys())
+def test_what_an_operation_on_an_input_is(tmp_path, case):
+    source, symbol, expected = case
+    assert found(tmp_path, source, symbol) == expected
+
+
+MASK_PROBE = """
+import sys
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+for name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    import mask_helper
+    try:
+        mask_helper.main()
+        print(f"{name}|compiles")
+    except Exception as error:
+        print(f"{name}|{type(error).__name__}: {str(error).splitlines()[0]}")
+"""
+
+
+@pytest.mark.compiler
+def test_the_compiler_rejects_the_mask_test_join_at_strict_only(tmp_path):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "mask_helper.py").write_text(HEADER + MASK_HELPER + MASK_DRIVER, "utf-8")
+    verdicts, output = run_probe(tmp_path, MASK_PROBE, str(code))
+    assert verdicts.get("strict", "").startswith(
+        "TypeError: Cannot join the return values of different branches"), output
+    assert verdicts.get("lax") == "compiles", output
+
+
+# ----- one join --------------------------------------------------------------------------------
+
+SOME_VALUES = {
+    "1": Known(1), "2": Known(2), "1.5": Known(1.5), "True": Known(True), "'a'": Known("a"),
+    "None": Known(None), "(1,)": Known((1,)), "[1]": Known([1]),
+    "tensor": TensorValue(False), "float32[2] constant": TensorValue(True, "float32", (2,)),
+    "int32[3]": TensorValue(False, "int32", (3,)), "array": ArrayValue("float32", (2,)),
+    "mutable int": VariableScalar(int), "unknown": UNKNOWN,
+}
+
+
+@pytest.mark.parametrize("second", SOME_VALUES.values(), ids=SOME_VALUES.keys())
+@pytest.mark.parametrize("first", SOME_VALUES.values(), ids=SOME_VALUES.keys())
+def test_kinds_join_as_their_values_do(first, second):
+    # Branch joins and a name's bindings join kinds; the interpreter joins values. Where the
+    # values' join knows a kind, the kinds' join gives that kind (it knows more only where
+    # the values differ: 1 and 2 are both ints).
+    by_values = kind_of(join([first, second]))
+    by_kinds = join_kinds([kind_of(first), kind_of(second)])
+    assert by_values in (by_kinds, Kind.UNKNOWN)
+    if by_kinds is None:
+        assert by_values == Kind.UNKNOWN
+
+
+def test_the_kinds_join_keeps_several_elements_and_leaves_pending_out():
+    assert join_kinds([Kind.TENSOR, Kind.MULTI]) == Kind.MULTI
+    assert join_kinds([Kind.PENDING, Kind.TENSOR]) == Kind.TENSOR
+    assert join_kinds([Kind.PENDING]) == Kind.PENDING
+    assert join_kinds([Kind.INT, Kind.FLOAT]) is None
+    assert join_kinds([Kind.TENSOR, None]) is None
+    assert join_kinds([]) is None

@@ -320,6 +320,53 @@ def join_values(values: list[Value]) -> Value | None:
     return Known(copy.deepcopy(joined.value)) if is_known(joined) else joined
 
 
+class Kind(StrEnum):
+    """The kinds of value the compiler joins and tests (a str enum: message tables key on it)."""
+
+    TENSOR = "tensor"
+    MULTI = "multi"  # a tensor that may hold more than one element
+    INPUT = "input"  # a graph input of unknown structure (a tensor or a tuple of them), never None
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    STR = "str"
+    NONE = "none"
+    TUPLE = "tuple"
+    LIST = "list"
+    UNKNOWN = "unknown"
+    PENDING = "pending"  # a name whose kind is being worked out (x = x / 2): neutral in joins
+
+
+
+# The kind of a Python constant, written in the source or known to the interpreter.
+CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
+                  type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}
+
+
+def kind_of(value: Value) -> Kind:
+    """The kind of a value, as the branch joins see it: TENSOR, a constant's kind, or UNKNOWN."""
+    if value.__class__ is TensorValue:
+        return Kind.TENSOR
+    if value.__class__ is Known:
+        return CONSTANT_KINDS.get(type(value.value), Kind.UNKNOWN)
+    return Kind.UNKNOWN
+
+
+def join_kinds(kinds: list[Kind | None]) -> Kind | None:
+    """``join`` seen through ``kind_of``: what several paths, bindings or calls give as one
+    kind (the branch joins, a name's bindings, what a helper's callers pass). Tensors join into a
+    tensor, which may hold several elements if any may; any other kind joins only with itself;
+    else not known (None). PENDING (a name being worked out) is neutral: it adds nothing. Where
+    ``join`` of values knows a kind, this gives the same one (tests/test_value_model.py)."""
+    MULTI, TENSOR, PENDING = Kind.MULTI, Kind.TENSOR, Kind.PENDING
+    settled = {kind for kind in kinds if kind != PENDING}
+    if not settled:
+        return PENDING if kinds else None
+    if settled <= {MULTI, TENSOR}:
+        return MULTI if MULTI in settled else TENSOR
+    return settled.pop() if len(settled) == 1 else None
+
+
 _ARTICLES = {"int": "an int", "NoneType": "None"}
 
 

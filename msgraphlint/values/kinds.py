@@ -1,19 +1,18 @@
 """What each value of a compiled function is: a tensor (and whether it may hold several
 elements), a Python literal of some type, None, a graph input, or unknown.
 
-This is the engine's one answer to "is this a tensor?", asked by every rule family
-(``FunctionContext.kinds`` for the size-aware view, ``value_kind`` and ``is_tensor`` for the
-kinds that branches join). It reads the constants-versus-variables model
-(``model/variables.py``) and MindSpore's facts (``knowledge/mindspore.py``); no family keeps an
-answer of its own.
+This is the engine's one answer to "is this a tensor?", asked by every rule family through
+``FunctionContext.kinds`` (TensorKinds). It reads the interpreter's values at every
+sub-expression first, then the constants-versus-variables model (``model/variables.py``) and
+MindSpore's facts (``knowledge/mindspore.py``); no family keeps an answer of its own.
 
-Two questions, two precisions:
-
-- ``is_tensor`` / ``value_kind``: is the expression surely one tensor computed in the graph, or a
-  literal of a known type? What the compiler joins when an ``if`` on a tensor merges two branches.
-- ``TensorKinds``: of the tensors, which may hold more than one element (``MULTI``): those that
-  carry an input or a Parameter elementwise. What decides whether a tensor used as a Python bool
-  is ambiguous.
+- ``TensorKinds.kind``: MULTI (a tensor that carries an input or a Parameter elementwise, so may
+  hold several elements: what makes a tensor used as a Python bool ambiguous), TENSOR, INPUT (a
+  graph input of unknown structure: a tensor or a tuple of them) or not known.
+- ``value_kind`` and ``is_tensor_condition``: the same kinds as the branch joins and the outputs
+  see them, with a literal's own kind (what the compiler joins when an ``if`` on a tensor merges
+  two branches).
+- ``join_kinds``: the one join of kinds, for branches, a name's bindings and what callers pass.
 
 Unknown says nothing: precision first.
 """
@@ -21,7 +20,6 @@ Unknown says nothing: precision first.
 from __future__ import annotations
 
 import ast
-from enum import StrEnum
 from functools import cached_property
 from typing import Protocol
 
@@ -35,7 +33,9 @@ from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
 from ..model.scope import FunctionScope
 from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
-from .domain import element_count, is_array_value, is_known, is_tensor_value
+from .domain import (
+    Kind, Known, element_count, is_array_value, is_known, is_tensor_value, join_kinds, kind_of,
+)
 from .interpret import Evaluation, evaluation
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
@@ -56,105 +56,37 @@ class ValueScope(FunctionScope, Protocol):
     def evaluation(self) -> Evaluation: ...
 
 
-class Kind(StrEnum):
-    """The kinds of value the compiler joins and tests (a str enum: message tables key on it)."""
-
-    TENSOR = "tensor"
-    MULTI = "multi"  # a tensor that may hold more than one element
-    INPUT = "input"  # a graph input of unknown structure (a tensor or a tuple of them), never None
-    INT = "int"
-    FLOAT = "float"
-    BOOL = "bool"
-    STR = "str"
-    NONE = "none"
-    TUPLE = "tuple"
-    LIST = "list"
-    UNKNOWN = "unknown"
-    PENDING = "pending"  # a name whose kind is being worked out (x = x / 2): neutral in joins
-
-
-MULTI, TENSOR, PENDING = Kind.MULTI, Kind.TENSOR, Kind.PENDING
+MULTI, TENSOR, PENDING, INPUT = Kind.MULTI, Kind.TENSOR, Kind.PENDING, Kind.INPUT
 # Deepest expression or chain of names followed (deep expressions are valid Python: past this the
 # answer is unknown rather than a deeper recursion).
 MAX_NAME_CHAIN = 8
 MAX_EXPRESSION_DEPTH = 50
-# Methods of Python's str, list, tuple and dict (and tensor attributes read as calls): a call of
-# one gives no tensor, whatever the receiver.
-PYTHON_VALUE_METHODS = frozenset(
-    {
-        "keys", "values", "items", "get", "index", "count", "append", "pop", "copy",
-        "format", "join", "startswith", "endswith", "replace", "lower", "upper", "dtype", "shape",
-    }
-)
-NOT_ONE_TENSOR_METHODS = NON_TENSOR_METHODS | PYTHON_VALUE_METHODS
 
 
 # ----- the kinds branches join -----------------------------------------------------------------
 
 
-def is_tensor_condition(test: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
+def is_tensor_condition(test: ast.expr, kinds: TensorKinds, depth: int = 0) -> bool:
     """Whether an if-test is a tensor, which type inference cannot fold: then both branches are
     compiled and their values joined. Bare parameters are not enough (construct may receive
     Python numbers, which are constants)."""
-    if depth > MAX_NAME_CHAIN or not fv.is_variable(test):
+    values = kinds.values
+    if depth > MAX_NAME_CHAIN or not values.is_variable(test):
         return False
     match test:
         case ast.UnaryOp(op=ast.Not(), operand=operand):
-            return is_tensor_condition(operand, fv, depth + 1)
-        case ast.BoolOp(values=values):
-            return any(is_tensor_condition(value, fv, depth + 1) for value in values)
-        case ast.Compare():
-            return is_tensor(test, fv, depth + 1)
-        case ast.Call():
-            return is_tensor(test, fv, depth + 1)
+            return is_tensor_condition(operand, kinds, depth + 1)
+        case ast.BoolOp(values=operands):
+            return any(is_tensor_condition(operand, kinds, depth + 1) for operand in operands)
+        case ast.Compare() | ast.Call():
+            return kinds.is_tensor(test)
         case ast.Name(id=name):
-            values = fv.assigned_values(name)
-            return bool(values) and all(
-                is_tensor_condition(value, fv, depth + 1) or is_tensor(value, fv, depth + 1)
-                for value in values
+            assigned = values.assigned_values(name)
+            return bool(assigned) and all(
+                is_tensor_condition(value, kinds, depth + 1) or kinds.is_tensor(value)
+                for value in assigned
             )
     return False
-
-
-def is_tensor(node: ast.expr, fv: FunctionValues, depth: int = 0) -> bool:
-    """Whether an expression is (statically, surely enough) one tensor computed in the graph:
-    arithmetic or a comparison on a tensor, a tensor method, a mindspore.ops function. The outputs
-    of sub-Cells and primitives kept on ``self`` are not counted: ``self.shape(x)`` is a tuple."""
-    if depth > MAX_NAME_CHAIN or not fv.is_variable(node):
-        return False
-    match node:
-        case ast.BinOp(left=left, right=right):
-            return any(tensor_operand(side, fv, depth) for side in (left, right))
-        case ast.UnaryOp(op=ast.USub() | ast.UAdd() | ast.Invert(), operand=operand):
-            return tensor_operand(operand, fv, depth)
-        case ast.Compare(ops=ops, left=left, comparators=comparators):
-            operands = [left, *comparators]
-            # `is`/`in` tests are answered while compiling even on tensors (identity, membership).
-            if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
-                literal_kind(operand) in (Kind.TUPLE, Kind.LIST, Kind.NONE, Kind.STR) for operand in operands
-            ):
-                return False  # `shape == ()` and the like compare tuples, known while compiling
-            return any(tensor_operand(operand, fv, depth) for operand in operands)
-        case ast.Call(func=ast.Attribute(value=receiver, attr=method)) if not fv.is_self(receiver):
-            if method in NOT_ONE_TENSOR_METHODS:
-                return False
-            qualified = fv.module.imports.qualify(node.func) or ""
-            if returns_tensor(qualified):
-                return True
-            return is_tensor(receiver, fv, depth + 1) or is_input(receiver, fv)
-        case ast.Call(func=func):
-            qualified = fv.module.imports.qualify(func) or ""
-            return returns_tensor(qualified)
-        case ast.Subscript(value=value):
-            return is_tensor(value, fv, depth + 1)
-        case ast.Name(id=name):
-            values = fv.assigned_values(name)
-            return bool(values) and all(is_tensor(value, fv, depth + 1) for value in values)
-    return False
-
-
-def tensor_operand(node: ast.expr, fv: FunctionValues, depth: int) -> bool:
-    return is_tensor(node, fv, depth + 1) or is_input(node, fv)
 
 
 def is_input(node: ast.expr, fv: FunctionValues) -> bool:
@@ -170,17 +102,12 @@ def is_input(node: ast.expr, fv: FunctionValues) -> bool:
     return node.id in {a.arg for a in without_default} and node.id in fv.names
 
 
-# The kind of a Python constant, written in the source or known to the interpreter.
-CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
-                  type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}
-
-
 def literal_kind(node: ast.expr | None) -> Kind | None:
     match node:
         case None:
             return Kind.NONE
         case ast.Constant(value=None | bool() | int() | float() | str() as value):
-            return CONSTANT_KINDS[type(value)]
+            return kind_of(Known(value))
         case ast.UnaryOp(op=ast.USub() | ast.UAdd(), operand=ast.Constant(value=int() | float())):
             return literal_kind(node.operand)
         case ast.Tuple():
@@ -190,33 +117,24 @@ def literal_kind(node: ast.expr | None) -> Kind | None:
     return None
 
 
-def value_kind(node: ast.expr | None, fv: FunctionValues, roots: bool,
-               known: Evaluation | None = None) -> Kind:
-    """NONE, a literal's kind, TENSOR, INPUT (``roots``: parameters are inputs) or UNKNOWN. A
-    tensor built from constants (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it
+def value_kind(node: ast.expr | None, kinds: TensorKinds, roots: bool) -> Kind:
+    """NONE, a literal's kind, TENSOR, INPUT (``roots``: a parameter is an input, and so is what
+    an operation may keep a tuple: ``x * 2``) or UNKNOWN. A tensor built from constants (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it
     joins with a Python value no better than a computed one (probed with 2.10). Where the
-    interpreter's values (``known``) hold the node, they decide: a tensor, or the kind of the
-    constant it is while compiling (``self.k`` set to 3 by every construction: an int)."""
+    interpreter's values hold the node, they decide: a tensor, or the kind of the constant it
+    is while compiling (``self.k`` set to 3 by every construction: an int)."""
     kind = literal_kind(node)
     if kind is not None:
         return kind
-    if known is not None and node is not None:
-        value = known.value(node)
-        if is_tensor_value(value):
-            return Kind.TENSOR
-        if is_known(value):
-            return CONSTANT_KINDS.get(type(value.value), Kind.UNKNOWN)
-    if is_tensor(node, fv) or builds_tensor(node, fv):
+    if node is None:
+        return Kind.UNKNOWN
+    value = kinds.ctx.evaluation.value(node)
+    if is_tensor_value(value) or is_known(value):
+        return kind_of(value)
+    kind = kinds.kind(node)
+    if kind in (MULTI, TENSOR):
         return Kind.TENSOR
-    if roots and is_input(node, fv):
-        return Kind.INPUT
-    return Kind.UNKNOWN
-
-
-def builds_tensor(node: ast.expr | None, fv: FunctionValues) -> bool:
-    """A call that gives one tensor whatever its arguments: a tensor constructor or a tensor
-    function of mindspore.ops, mint or mindspore.numpy."""
-    return isinstance(node, ast.Call) and returns_tensor(fv.module.imports.qualify(node.func) or "")
+    return Kind.INPUT if roots and (kind == INPUT or is_input(node, kinds.values)) else Kind.UNKNOWN
 
 
 # ----- tensors and their sizes -----------------------------------------------------------------
@@ -315,6 +233,8 @@ class TensorKinds:
                 kind = self._name_kind(name, depth)
                 if kind is None and self._reads_parameter_itself(node):
                     return self._passed.get(name, MULTI)  # read before the rebinding that hid it
+                if kind is None and name not in self.values.bound and is_input(node, self.values):
+                    return INPUT
                 return kind
             case ast.Attribute(value=value, attr=attr):
                 if ctx.is_self(value):
@@ -329,28 +249,47 @@ class TensorKinds:
                     return self.kind(value, depth + 1)
                 return None
             case ast.Subscript(value=value):
-                # x[i] may pick one element (`if mask[0]:`): a tensor, size unknown.
+                # x[i] may pick one element (`if mask[0]:`): a tensor, size unknown. An input's
+                # item is a tensor or a tuple's element: not known.
                 inner = self.kind(value, depth + 1)
-                return TENSOR if inner in (MULTI, TENSOR) else inner
-            case ast.BinOp(left=left, right=right):
+                return TENSOR if inner in (MULTI, TENSOR) else inner if inner == PENDING else None
+            case ast.BinOp(left=left, op=op, right=right):
                 if isinstance(left, ast.Constant) and isinstance(left.value, str):
                     return None  # "%s" % x
-                return _join(self.kind(left, depth + 1), self.kind(right, depth + 1))
+                kinds = [self.kind(left, depth + 1), self.kind(right, depth + 1)]
+                if INPUT in kinds and MULTI not in kinds and TENSOR not in kinds:
+                    # A tensor or a tuple of them: `x + y` and `x * 2` may be a tuple too, and
+                    # `x + 1` is a tensor (a tuple takes no number there).
+                    if kinds == [INPUT, INPUT] or isinstance(op, ast.Mult):
+                        return INPUT
+                    return TENSOR if self._is_number(right if kinds[0] == INPUT else left) else None
+                return operation_kind(*kinds)
             case ast.Compare(left=left, ops=ops, comparators=comparators):
                 if any(isinstance(op, NOT_DATA_COMPARISONS) for op in ops) or any(
                     isinstance(part, ast.Constant) and part.value is None for part in comparators
                 ):
                     return None  # `x is None`, `x == None`, `k in d`: Python booleans
                 kinds = [self.kind(part, depth + 1) for part in (left, *comparators)]
-                return _join(*kinds)
+                if INPUT in kinds and MULTI not in kinds and TENSOR not in kinds:
+                    # An input compared with a number is a tensor (a tuple takes no number
+                    # there); with anything else it may be tuples compared while compiling.
+                    parts = [part for part, kind in zip((left, *comparators), kinds) if kind != INPUT]
+                    return TENSOR if parts and all(map(self._is_number, parts)) else None
+                return operation_kind(*kinds)
             case ast.UnaryOp(op=op, operand=operand):
-                return None if isinstance(op, ast.Not) else self.kind(operand, depth + 1)
+                return None if isinstance(op, ast.Not) else operation_kind(self.kind(operand, depth + 1))
             case ast.IfExp(body=body, orelse=orelse):
-                first, second = self.kind(body, depth + 1), self.kind(orelse, depth + 1)
-                return _join(first, second) if None not in (first, second) else None
+                return join_kinds([self.kind(body, depth + 1), self.kind(orelse, depth + 1)])
             case ast.Call():
                 return self._call_kind(node, depth)
         return None
+
+    def _is_number(self, node: ast.expr) -> bool:
+        """A Python number written in the source or known while compiling."""
+        if literal_kind(node) in (Kind.INT, Kind.FLOAT, Kind.BOOL):
+            return True
+        value = self.ctx.evaluation.value(node)
+        return is_known(value) and type(value.value) in (int, float, bool)
 
     def _name_kind(self, name: str, depth: int) -> Kind | None:
         if name in self._names:
@@ -370,8 +309,8 @@ class TensorKinds:
             kind = (TENSOR if one else given) if all(
                 k in (MULTI, TENSOR, PENDING) for k in kinds) else None
         elif assigned := values.assigned_values(name):
-            kinds = [k for k in (self.kind(v, depth + 1) for v in assigned) if k != PENDING]
-            kind = None if not kinds or None in kinds else _join(*kinds)
+            kind = join_kinds([self.kind(v, depth + 1) for v in assigned])
+            kind = None if kind == PENDING else kind
         else:
             kind = None
         self._names[name] = kind
@@ -407,6 +346,8 @@ class TensorKinds:
             receiver = self.kind(func.value, depth + 1)
             if receiver in (None, PENDING) or func.attr in NON_TENSOR_METHODS:
                 return receiver if receiver == PENDING else None
+            if receiver == INPUT:
+                return None  # an input's method: the input may be any object a caller passes
             if func.attr in SCALAR_RESULTS or (
                 func.attr in TENSOR_METHOD_REDUCTIONS and _reduces_everything(node, 0)
             ):
@@ -521,8 +462,8 @@ class TensorKinds:
                     argument = bound.get(param)
                     passed[param].append(caller_kinds.kind(argument) if argument is not None
                                          else None)
-            return {param: MULTI if MULTI in kinds else TENSOR for param, kinds in passed.items()
-                    if kinds and all(k in (MULTI, TENSOR) for k in kinds)}
+            joined = {param: join_kinds(kinds) for param, kinds in passed.items() if kinds}
+            return {param: kind for param, kind in joined.items() if kind in (MULTI, TENSOR)}
         finally:
             self._passing = False
 
@@ -537,11 +478,15 @@ def _reduces_everything(node: ast.Call, tensor_arguments: int) -> bool:
     )
 
 
-def _join(*kinds: Kind | None) -> Kind | None:
-    for kind in (MULTI, TENSOR, PENDING):
-        if kind in kinds:
-            return kind
-    return None
+def operation_kind(*operands: Kind | None) -> Kind | None:
+    """What an operator gives on operands of these kinds: a tensor if any operand is one
+    (several elements if any has several); PENDING where that is still being worked out; else
+    not known. An input's own cases are the caller's: it may be a tuple."""
+    if MULTI in operands:
+        return MULTI
+    if TENSOR in operands or (INPUT in operands and len(operands) == 1):
+        return TENSOR  # -x, ~x: no tuple takes a unary operator
+    return PENDING if PENDING in operands else None
 
 
 def _array_indexed(node: ast.expr) -> str | None:
