@@ -283,3 +283,29 @@ def test_the_interpreter_joins_values_in_one_place():
                   for node in ast.walk(ast.parse(path.read_text("utf-8")))
                   if isinstance(node, ast.Name) and node.id in joining)
     assert used == []
+
+
+# Where several paths, bindings, returns or calls are joined into one. values/domain.py holds the
+# join of values (the interpreter's branches, a helper's callers, a root's drivers) and of their
+# kinds (the branch joins, a name's bindings, what a helper's callers pass), which agree
+# (tests/test_value_model.py). The model of constants and variables, a layer below, keeps what
+# the value domain cannot say: a value known while compiling that is not known here (the
+# variability of returns), and every literal the calls may pass (the parser folds a test on each).
+JOINS = {
+    "msgraphlint/values/domain.py": {"join", "join_kinds", "join_tensors", "join_values"},
+    "msgraphlint/model/compiled.py": {"join_variability"},
+    "msgraphlint/model/summaries.py": {"_join_returns"},
+    "msgraphlint/model/branches.py": {"merge_constants"},
+}
+
+
+def test_every_join_is_one_of_the_models_joins():
+    """No other function joins values, kinds or what they stand for (a check of whether two kinds
+    join, ``join_problem``, is not one)."""
+    defined: dict[str, set[str]] = {}
+    for path in [*sorted((ROOT / "msgraphlint").rglob("*.py")), *sorted((ROOT / "checkers").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and re.match(r"^_?(join|merge)(_\w+)?$", node.name) and not node.name.endswith("_problem")):
+                defined.setdefault(str(path.relative_to(ROOT)), set()).add(node.name)
+    assert defined == JOINS

@@ -19,6 +19,19 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 # Which of a value may be a graph variable (or a host value made from one): one answer for the
 # whole value, or one per element of a returned tuple (``return x, (h, w)``: [True, [False, False]]).
 Variability = bool | list["Variability"]
+
+
+def join_variability(found: list[Variability]) -> Variability:
+    """What several returns give back together: a variable wherever one of them may. The join
+    of the model of constants and variables, which knows what the value domain cannot say: a
+    value known while compiling whose value is not known here (``x.shape`` of an input)."""
+    if all(kind is False for kind in found):
+        return False
+    if all(isinstance(kind, list) for kind in found) and len({len(k) for k in found}) == 1:
+        return [join_variability(list(parts)) for parts in zip(*found)]
+    return True
+
+
 # A Python value as ast.literal_eval gives it (a constructor's literal argument, a flag's default).
 Literal = bool | int | float | complex | str | bytes | None | tuple | list | dict | set
 

@@ -9,6 +9,7 @@ from ..syntax.project import ClassInfo, ModuleInfo, construct_without_self
 from .variables import FunctionValues
 from .compiled import (
     CompiledFunction, FunctionNode, Target, Variability, _nearest_scope, bind_arguments, is_static,
+    join_variability,
 )
 
 
@@ -39,7 +40,7 @@ def is_generator(module: ModuleInfo, function: FunctionNode) -> bool:
 
 def _join_returns(returns: list[ast.Return], judge) -> Variability:
     """``judge`` of what the returns give back, per element of returned tuples, joined."""
-    return _join_kinds([_element_kinds(r.value, judge) for r in returns])
+    return join_variability([_element_kinds(r.value, judge) for r in returns])
 
 
 def _element_kinds(value: ast.expr, judge) -> Variability:
@@ -47,15 +48,6 @@ def _element_kinds(value: ast.expr, judge) -> Variability:
     if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
         return [_element_kinds(element, judge) for element in value.elts]
     return judge(value)
-
-
-def _join_kinds(kinds: list[Variability]) -> Variability:
-    """What several returns give back together: a variable wherever one of them may."""
-    if all(kind is False for kind in kinds):
-        return False
-    if all(isinstance(kind, list) for kind in kinds) and len({len(k) for k in kinds}) == 1:
-        return [_join_kinds(list(parts)) for parts in zip(*kinds)]
-    return True
 
 
 class Summaries:
