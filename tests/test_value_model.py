@@ -796,3 +796,43 @@ def test_the_kinds_join_keeps_several_elements_and_leaves_pending_out():
     assert join_kinds([Kind.INT, Kind.FLOAT]) is None
     assert join_kinds([Kind.TENSOR, None]) is None
     assert join_kinds([]) is None
+
+
+# ----- one answer to "is it known while compiling?" ---------------------------------------------
+
+REBOUND_TO_A_CONSTANT = """
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        k = x.sum()
+        k = 3
+        return x * k
+
+
+def main():
+    return Net()(Tensor([1.0]))
+"""
+
+
+def test_a_callers_view_and_the_engine_say_the_same_of_known_while_compiling(tmp_path):
+    # The model of constants and variables reads every binding of k (one is a tensor); the
+    # interpreter follows the statements and knows k is 3 where it is read. Every view of a
+    # compiled function answers with the interpreter first (Evaluation.is_variable).
+    from msgraphlint.model.reach import ReachModel
+    from msgraphlint.syntax.project import Project
+    from msgraphlint.values.interpret import evaluation
+    from msgraphlint.values.kinds import FunctionView
+
+    path = tmp_path / "net.py"
+    path.write_text(REBOUND_TO_A_CONSTANT, "utf-8")
+    project = Project()
+    project.add_project_of(path)
+    model = ReachModel(project)
+    module = project.module(path)
+    compiled = next(c for c in model.compiled_functions(module) if c.node.name == "construct")
+    read = compiled.node.body[-1].value.right
+    assert model.values(compiled).is_variable(read)  # every binding, in no order
+    assert not evaluation(model, compiled).is_variable(read, model.values(compiled))
+    assert not FunctionView(model, compiled).is_variable(read)

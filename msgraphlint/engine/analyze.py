@@ -43,7 +43,7 @@ from ..syntax.project import (
 )
 from ..model.compiled import CompiledFunction
 from ..model.reach import ReachModel
-from ..values.domain import is_known, is_tensor_value
+from ..values.domain import is_tensor_value
 from ..values.interpret import Evaluation, evaluation, taken_error_messages
 from ..syntax.source import SourceFile, SourceProblem
 from .suppress import Suppressions
@@ -136,12 +136,8 @@ class FunctionContext(CellContext):
         return len(sizes) if self.kinds.is_tensor(node.func.value) else None
 
     def is_variable(self, node: ast.expr | None) -> bool:
-        """Whether the value is decided only when the graph runs: not where the interpreter
-        knows it while compiling (a constant, following the statements in order), else as the
-        model of constants and variables says."""
-        if node is not None and is_known(self.evaluation.value(node)):
-            return False
-        return self.values.is_variable(node)
+        """Whether the value is decided only when the graph runs (``Evaluation.is_variable``)."""
+        return self.evaluation.is_variable(node, self.values)
 
     def is_self(self, node: ast.expr) -> bool:
         return self.values.is_self(node)

@@ -34,6 +34,7 @@ from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import driver_context
 from ..model.compiled import CompiledFunction, bind_arguments
 from ..model.reach import ReachModel
+from ..model.variables import FunctionValues
 from .domain import (
     UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
     SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
@@ -75,6 +76,15 @@ class Evaluation:
 
     def value(self, node: ast.AST) -> Value:
         return self.values.get(id(node), UNKNOWN)
+
+    def is_variable(self, node: ast.expr | None, variables: FunctionValues) -> bool:
+        """The one answer to "is it decided only when the graph runs?": not where this
+        evaluation knows the value while compiling (a constant, following the statements in
+        order), else as the model of constants and variables says (``variables``, which also
+        knows what is static without knowing its value: ``x.shape``)."""
+        if node is not None and is_known(self.value(node)):
+            return False
+        return variables.is_variable(node)
 
 
 class Interpreter(Statements, Expressions, Calls, Operations, MindSporeOperations):

@@ -71,7 +71,7 @@ def is_tensor_condition(test: ast.expr, kinds: TensorKinds, depth: int = 0) -> b
     compiled and their values joined. Bare parameters are not enough (construct may receive
     Python numbers, which are constants)."""
     values = kinds.values
-    if depth > MAX_NAME_CHAIN or not values.is_variable(test):
+    if depth > MAX_NAME_CHAIN or not kinds.ctx.is_variable(test):
         return False
     match test:
         case ast.UnaryOp(op=ast.Not(), operand=operand):
@@ -161,7 +161,7 @@ class FunctionView:
         return self.values.is_self(node)
 
     def is_variable(self, node: ast.expr | None) -> bool:
-        return self.values.is_variable(node)
+        return self.evaluation.is_variable(node, self.values)
 
     def qualify(self, node: ast.expr) -> str | None:
         return self.module.imports.qualify(node)
@@ -210,7 +210,7 @@ class TensorKinds:
     def is_input_or_weight(self, node: ast.expr) -> bool:
         """A value from the inputs (a variable), or a weight of a layer the Cell holds
         (``self.fc.weight``): what a PyTorch habit such as ``x.cuda()`` is called on."""
-        if self.values.is_variable(node):
+        if self.ctx.is_variable(node):
             return True
         return (isinstance(node, ast.Attribute) and node.attr in NN_PARAMETER_NAMES
                 and isinstance(node.value, ast.Attribute) and self.values.is_self(node.value.value))
