@@ -337,7 +337,6 @@ class Kind(StrEnum):
     PENDING = "pending"  # a name whose kind is being worked out (x = x / 2): neutral in joins
 
 
-
 # The kind of a Python constant, written in the source or known to the interpreter.
 CONSTANT_KINDS = {bool: Kind.BOOL, int: Kind.INT, float: Kind.FLOAT, str: Kind.STR,
                   type(None): Kind.NONE, tuple: Kind.TUPLE, list: Kind.LIST}

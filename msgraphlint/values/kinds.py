@@ -119,10 +119,11 @@ def literal_kind(node: ast.expr | None) -> Kind | None:
 
 def value_kind(node: ast.expr | None, kinds: TensorKinds, roots: bool) -> Kind:
     """NONE, a literal's kind, TENSOR, INPUT (``roots``: a parameter is an input, and so is what
-    an operation may keep a tuple: ``x * 2``) or UNKNOWN. A tensor built from constants (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it
-    joins with a Python value no better than a computed one (probed with 2.10). Where the
-    interpreter's values hold the node, they decide: a tensor, or the kind of the constant it
-    is while compiling (``self.k`` set to 3 by every construction: an int)."""
+    an operation may keep a tuple: ``x * 2``) or UNKNOWN. A tensor built from constants
+    (``Tensor([1, 2])``, ``ops.zeros((2,))``) is a tensor too: it joins with a Python value no
+    better than a computed one (probed with 2.10). Where the interpreter's values hold the node,
+    they decide: a tensor, or the kind of the constant it is while compiling (``self.k`` set to 3
+    by every construction: an int)."""
     kind = literal_kind(node)
     if kind is not None:
         return kind
@@ -262,6 +263,8 @@ class TensorKinds:
                     # `x + 1` is a tensor (a tuple takes no number there).
                     if kinds == [INPUT, INPUT] or isinstance(op, ast.Mult):
                         return INPUT
+                    if PENDING in kinds:
+                        return PENDING
                     return TENSOR if self._is_number(right if kinds[0] == INPUT else left) else None
                 return operation_kind(*kinds)
             case ast.Compare(left=left, ops=ops, comparators=comparators):
@@ -273,6 +276,8 @@ class TensorKinds:
                 if INPUT in kinds and MULTI not in kinds and TENSOR not in kinds:
                     # An input compared with a number is a tensor (a tuple takes no number
                     # there); with anything else it may be tuples compared while compiling.
+                    if PENDING in kinds:
+                        return PENDING
                     parts = [part for part, kind in zip((left, *comparators), kinds) if kind != INPUT]
                     return TENSOR if parts and all(map(self._is_number, parts)) else None
                 return operation_kind(*kinds)
@@ -462,8 +467,8 @@ class TensorKinds:
                     argument = bound.get(param)
                     passed[param].append(caller_kinds.kind(argument) if argument is not None
                                          else None)
-            joined = {param: join_kinds(kinds) for param, kinds in passed.items() if kinds}
-            return {param: kind for param, kind in joined.items() if kind in (MULTI, TENSOR)}
+            return {param: join_kinds(kinds) for param, kinds in passed.items()
+                    if kinds and all(k in (MULTI, TENSOR) for k in kinds)}
         finally:
             self._passing = False
 
