@@ -17,8 +17,8 @@ import pytest
 from .samples_index import ROOT
 
 # The engine's folders, lowest first: each imports only its own folder and those below it.
-KNOWLEDGE, SYNTAX, MODEL, VALUES, ENGINE, FAMILIES, PIPELINE, FRONT = range(8)
-ENGINE_LAYERS = (KNOWLEDGE, SYNTAX, MODEL, VALUES, ENGINE)
+KNOWLEDGE, SYNTAX, DOMAIN, MODEL, VALUES, ENGINE, FAMILIES, PIPELINE, FRONT = range(9)
+ENGINE_LAYERS = (KNOWLEDGE, SYNTAX, DOMAIN, MODEL, VALUES, ENGINE)
 LAYER_OF = {
     "knowledge": KNOWLEDGE,  # MindSpore's facts, the catalogue, the snapshots: imports nothing above
     "version": KNOWLEDGE,
@@ -71,9 +71,14 @@ def import_graph() -> dict[str, set[str]]:
 GRAPH = import_graph()
 
 
+# The value domain is data and its joins, importing nothing of the engine: the model below the
+# interpreter holds values too (what its joins give), so it sits under the model.
+LAYER_OF_MODULE = {"values.domain": DOMAIN}
+
+
 def layer(module: str) -> int:
-    top = module.removeprefix("msgraphlint").lstrip(".").split(".")[0]
-    return LAYER_OF[top]
+    relative = module.removeprefix("msgraphlint").lstrip(".")
+    return LAYER_OF_MODULE.get(relative, LAYER_OF[relative.split(".")[0]])
 
 
 def test_every_module_has_a_layer():
@@ -288,11 +293,13 @@ def test_the_interpreter_joins_values_in_one_place():
 # Where several paths, bindings, returns or calls are joined into one. values/domain.py holds the
 # join of values (the interpreter's branches, a helper's callers, a root's drivers) and of their
 # kinds (the branch joins, a name's bindings, what a helper's callers pass), which agree
-# (tests/test_value_model.py). The model of constants and variables, a layer below, keeps what
-# the value domain cannot say: a value known while compiling that is not known here (the
-# variability of returns), and every literal the calls may pass (the parser folds a test on each).
+# (tests/test_value_model.py). The model of constants and variables, a layer below the
+# interpreter, asks the same join for the variability of returns (join_variability, on STATIC,
+# UNKNOWN and tuples of those), and keeps every literal the calls may pass (merge_constants: the
+# parser folds a test on each literal, which no join into one value keeps).
 JOINS = {
-    "msgraphlint/values/domain.py": {"join", "join_kinds", "join_tensors", "join_values"},
+    "msgraphlint/values/domain.py": {"join", "join_kinds", "join_tensors", "_join_sequences",
+                                     "join_values"},
     "msgraphlint/model/compiled.py": {"join_variability"},
     "msgraphlint/model/summaries.py": {"_join_returns"},
     "msgraphlint/model/branches.py": {"merge_constants"},

@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from msgraphlint.values.domain import (
-    UNKNOWN, ArrayValue, Kind, Known, TensorValue, VariableScalar, join, join_kinds, kind_of,
+    UNKNOWN, ArrayValue, Kind, Known, SequenceValue, TensorValue, VariableScalar, join, join_kinds,
+    kind_of,
 )
 
 from .engine_helpers import findings_on_lines, run_probe
@@ -836,3 +837,30 @@ def test_a_callers_view_and_the_engine_say_the_same_of_known_while_compiling(tmp
     assert model.values(compiled).is_variable(read)  # every binding, in no order
     assert not evaluation(model, compiled).is_variable(read, model.values(compiled))
     assert not FunctionView(model, compiled).is_variable(read)
+
+
+def test_displays_of_one_length_join_element_by_element():
+    # `pair = (x, 1)` on one side of an if on a tensor and `(1, x)` on the other: a tuple of two,
+    # neither element known; the same display on both sides keeps its elements.
+    tensor = TensorValue(False, "float32", (2,))
+    first = SequenceValue(tuple, 2, (tensor, Known(1)))
+    second = SequenceValue(tuple, 2, (Known(1), tensor))
+    joined = join([first, second])
+    assert (joined.kind, joined.length, joined.elements) == (tuple, 2, (UNKNOWN, UNKNOWN))
+    same = join([first, SequenceValue(tuple, 2, (tensor, Known(1)))]).elements
+    assert (same[0].dtype, same[0].shape, same[1]) == ("float32", (2,), Known(1))
+    assert join([first, SequenceValue(list, 2, (tensor, Known(1)))]) is UNKNOWN
+    assert join([first, SequenceValue(tuple, 3)]) is UNKNOWN
+
+
+def test_the_variability_of_returns_is_the_join_of_values():
+    # known while compiling (False), maybe a variable (True), or per element of a returned tuple
+    from msgraphlint.model.compiled import join_variability
+
+    assert join_variability([False, False]) is False
+    assert join_variability([False, True]) is True
+    assert join_variability([[False, True], [False, False]]) == [False, True]
+    assert join_variability([[False, [False, False]], [False, [True, False]]]) == [False, [True, False]]
+    assert join_variability([[False], [False, False]]) is True  # tuples of two lengths
+    assert join_variability([[False], False]) is True
+    assert join_variability([]) is False

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from ..knowledge.catalogue import Level
 from ..knowledge.mindspore import HOST_EVALUATED_DECORATORS
 from ..syntax.project import ClassInfo, ModuleInfo
+from ..values.domain import STATIC, UNKNOWN, SequenceValue, Value, is_sequence_value, join
 
 MAX_BASE_DEPTH = 32
 
@@ -22,13 +23,25 @@ Variability = bool | list["Variability"]
 
 
 def join_variability(found: list[Variability]) -> Variability:
-    """What several returns give back together: a variable wherever one of them may. The join
-    of the model of constants and variables, which knows what the value domain cannot say: a
-    value known while compiling whose value is not known here (``x.shape`` of an input)."""
-    if all(kind is False for kind in found):
+    """What several returns give back together: a variable wherever one of them may. The one
+    join of values (``domain.join``) on what each says: known while compiling (STATIC), maybe a
+    variable (UNKNOWN), or a tuple of those."""
+    if not found:
         return False
-    if all(isinstance(kind, list) for kind in found) and len({len(k) for k in found}) == 1:
-        return [join_variability(list(parts)) for parts in zip(*found)]
+    return _variability(join([_as_value(variability) for variability in found]))
+
+
+def _as_value(variability: Variability) -> Value:
+    if isinstance(variability, list):
+        return SequenceValue(tuple, len(variability), tuple(_as_value(v) for v in variability))
+    return UNKNOWN if variability else STATIC
+
+
+def _variability(value: Value) -> Variability:
+    if value is STATIC:
+        return False
+    if is_sequence_value(value) and value.elements is not None:
+        return [_variability(element) for element in value.elements]
     return True
 
 

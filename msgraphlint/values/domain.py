@@ -45,6 +45,19 @@ class _Unknown(Value):
 UNKNOWN = _Unknown()
 
 
+class _Static(Value):
+    """Known while compiling, though not known here (``x.shape`` of an input): what the model of
+    constants and variables says of a value it cannot fold."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "STATIC"
+
+
+STATIC = _Static()
+
+
 @dataclass(frozen=True, slots=True)
 class Known(Value):
     value: object
@@ -301,14 +314,31 @@ def join_tensors(values: list[Value]) -> TensorValue | None:
 def join(values: list[Value]) -> Value:
     """The one join of values: what several paths give as one value, for the two sides of an if
     the compiler cannot decide and for the calls of a helper alike. Tensors join into one tensor
-    (join_tensors: dtype and shape where they agree); any other value joins only with an equal
-    one; else UNKNOWN."""
+    (join_tensors: dtype and shape where they agree); lists or tuples of one length join element
+    by element (what one of them holds is not what the other does); any other value joins only
+    with an equal one; else UNKNOWN."""
     if (joined := join_tensors(values)) is not None:
+        return joined
+    if (joined := _join_sequences(values)) is not None:
         return joined
     first = values[0] if values else UNKNOWN
     if first is UNKNOWN or not all(same_value(first, v) for v in values[1:]):
         return UNKNOWN
     return first
+
+
+def _join_sequences(values: list[Value]) -> SequenceValue | None:
+    """Lists (or tuples) of one length, not all equal, as one: their elements joined where each
+    is known; None when they are not such sequences."""
+    shapes = {(value.kind, value.length) if value.__class__ is SequenceValue else None
+              for value in values}
+    if len(shapes) != 1 or None in shapes:
+        return None
+    kind, length = shapes.pop()
+    elements = [value.elements for value in values]
+    if any(found is None for found in elements):
+        return SequenceValue(kind, length)
+    return SequenceValue(kind, length, tuple(join(list(parts)) for parts in zip(*elements)))
 
 
 def join_values(values: list[Value]) -> Value | None:
