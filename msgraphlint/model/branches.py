@@ -77,8 +77,10 @@ def passed_constants(callee: FunctionNode, edges: list[CallEdge],
     return {param: frozenset(values) for param, values in passed.items() if param not in unknown}
 
 
-def merge_constants(first: dict[str, frozenset], second: dict[str, frozenset]) -> dict[str, frozenset]:
-    """The literals two sets of paths pass: a parameter known on both, with the values of both."""
+def union_of_constants(first: dict[str, frozenset], second: dict[str, frozenset]) -> dict[str, frozenset]:
+    """The literals two sets of paths pass: a parameter known on both, with the values of both.
+    A union, not a join: the parser folds a test on each literal (``constant_truth``), which one
+    joined value would not allow (``self.act`` is "relu" or "gelu": ``act is None`` is False)."""
     return {param: first[param] | second[param] for param in first.keys() & second.keys()}
 
 

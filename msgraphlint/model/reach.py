@@ -23,7 +23,7 @@ from ..knowledge.mindspore import JIT_DECORATORS
 from ..knowledge.catalogue import Level
 from ..syntax.project import ClassInfo, ModuleInfo, Project, may_define_targets
 from ..syntax.source import content_digest
-from .branches import Branches, merge_constants, passed_constants
+from .branches import Branches, passed_constants, union_of_constants
 from .callees import Callees
 from .callers import Callers, _sub_cell_classes
 from .hierarchy import ClassHierarchy
@@ -463,7 +463,7 @@ class ReachModel(ClassHierarchy, Callers, InputSpecs, Callees, Branches, Summari
             variables = None
         else:
             variables = kept.variable_params | compiled.variable_params
-        constants = merge_constants(kept.passed_constants, compiled.passed_constants)
+        constants = union_of_constants(kept.passed_constants, compiled.passed_constants)
         parsed_only = kept.parsed_only and compiled.parsed_only  # evaluated on some path
         if path_order(compiled) < path_order(kept):
             self._values.pop(id(kept), None)
