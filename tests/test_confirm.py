@@ -829,3 +829,17 @@ def test_compile_only_asks_whether_it_compiles_and_nothing_more(tmp_path):
     assert results["net.py"]["evidence"] == [] and results["net.py"]["gradient"] is None
     assert "only the compile" in results["net.py"]["note"]
     assert results["broken.py"]["status"] == "rejected"
+
+
+def test_a_draw_graph_mode_repeats_once_is_not_a_frozen_value():
+    """GRAPH_MODE repeating a draw between two calls while PyNative's change is frozen at
+    compile time only when a fresh build repeats too (MindSpore's CPU draws now and then
+    repeat once: ops.randn at COMPATIBLE in a CI run)."""
+    from msgraphlint.confirm.referee import Observation, compare
+
+    repeated = Observation(True, outputs=(1.5, 1.5))
+    drawn, drawn_again = Observation(True, outputs=(1.1, 0.9)), Observation(True, outputs=(0.7, 1.3))
+    frozen = [kind for kind, _ in compare(repeated, drawn, drawn_again, repeated)]
+    assert frozen == ["output"]
+    assert compare(repeated, drawn, drawn_again, Observation(True, outputs=(1.2, 0.8))) == []
+    assert [kind for kind, _ in compare(repeated, drawn, drawn_again)] == ["output"]
