@@ -57,6 +57,7 @@ class ValueScope(FunctionScope, Protocol):
 
 
 MULTI, TENSOR, PENDING, INPUT = Kind.MULTI, Kind.TENSOR, Kind.PENDING, Kind.INPUT
+NUMBER_KINDS = frozenset({Kind.INT, Kind.FLOAT, Kind.BOOL})
 # Deepest expression or chain of names followed (deep expressions are valid Python: past this the
 # answer is unknown rather than a deeper recursion).
 MAX_NAME_CHAIN = 8
@@ -291,10 +292,8 @@ class TensorKinds:
 
     def _is_number(self, node: ast.expr) -> bool:
         """A Python number written in the source or known while compiling."""
-        if literal_kind(node) in (Kind.INT, Kind.FLOAT, Kind.BOOL):
-            return True
-        value = self.ctx.evaluation.value(node)
-        return is_known(value) and type(value.value) in (int, float, bool)
+        return (literal_kind(node) in NUMBER_KINDS
+                or kind_of(self.ctx.evaluation.value(node)) in NUMBER_KINDS)
 
     def _name_kind(self, name: str, depth: int) -> Kind | None:
         if name in self._names:
