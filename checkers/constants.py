@@ -16,7 +16,7 @@ import ast
 
 from msgraphlint.engine.analyze import Family, FunctionContext
 from msgraphlint.engine.findings import shown
-from msgraphlint.knowledge.catalogue import snapshot
+from msgraphlint.knowledge.catalogue import tensor_attribute_names
 from msgraphlint.values.domain import (
     is_array_value, is_sequence_value, is_tensor_value, is_variable_scalar,
 )
@@ -26,7 +26,7 @@ from msgraphlint.model.compiled import bind_arguments, is_static
 from msgraphlint.values.kinds import FunctionView
 
 # Every attribute a Tensor or Parameter has in graph mode (msgraphlint/knowledge/data/tensor_attributes.toml).
-TENSOR_ATTRIBUTES = frozenset(snapshot("tensor_attributes")["names"])
+TENSOR_ATTRIBUTES = tensor_attribute_names()
 # The graph's lists, tuples, dicts and strings have the methods of Python's and, in 2.10, one more
 # (the compiler's method table maps list_append ... list_extend and dict_get, dict_haskey as
 # has_key, dict_clear, dict_update, dict_fromkeys); dunder names are the compiler's business.

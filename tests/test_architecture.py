@@ -300,7 +300,7 @@ def test_the_interpreter_joins_values_in_one_place():
 # keeps), as mypy keeps unions beside its join.
 JOINS = {
     "msgraphlint/values/domain.py": {"join", "join_kinds", "join_tensors", "_join_sequences",
-                                     "join_values"},
+                                     "_join_dicts", "join_values"},
     "msgraphlint/model/compiled.py": {"join_variability"},
     "msgraphlint/model/summaries.py": {"_join_returns"},
 }

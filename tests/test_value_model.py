@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from msgraphlint.values.domain import (
-    UNKNOWN, ArrayValue, Kind, Known, SequenceValue, TensorValue, VariableScalar, join, join_kinds,
-    kind_of,
+    UNKNOWN, ArrayValue, DictValue, Kind, Known, SequenceValue, TensorValue, VariableScalar, join,
+    join_kinds, kind_of,
 )
 
 from .engine_helpers import findings_on_lines, run_probe
@@ -864,3 +864,186 @@ def test_the_variability_of_returns_is_the_join_of_values():
     assert join_variability([[False], [False, False]]) is True  # tuples of two lengths
     assert join_variability([[False], False]) is True
     assert join_variability([]) is False
+
+
+# ----- a Parameter is a tensor value -----------------------------------------------------------
+
+# `self.w`, made a Parameter by every assignment, is a tensor to the interpreter (domain:
+# TensorValue with parameter=True): a method no Tensor or Parameter has is rejected where it is
+# read (mindone's speecht5 `self.weights.detach_()`), and not behind a test of its type that the
+# compiler decides while compiling (mindformers' `self.ape.to_local() if hasattr(...) else ...`).
+PARAMETER_CELLS = """
+class Local(Tensor):
+    pass
+
+
+def to_local(t):
+    return t.to_local() if isinstance(t, Local) else t
+
+
+class WithParameter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
+
+
+class Detached(WithParameter):
+    def construct(self, x):
+        self.w.detach_()
+        return x + self.w
+
+
+class BehindHasattr(WithParameter):
+    def construct(self, x):
+        w = self.w.to_local() if hasattr(self.w, "to_local") else self.w
+        return x + w
+
+
+class BehindIsinstance(WithParameter):
+    def construct(self, x):
+        return x + to_local(self.w)
+
+
+class MaybeNone(nn.Cell):
+    def __init__(self, flag=True):
+        super().__init__()
+        if flag:
+            self.w = ms.Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
+        else:
+            self.w = None
+
+    def construct(self, x):
+        if self.w is None:
+            return x
+        self.w.detach_()
+        return x + self.w
+
+
+def main(name):
+    cell = {"detached": Detached, "hasattr": BehindHasattr, "isinstance": BehindIsinstance,
+            "maybe-none": MaybeNone}[name]
+    return cell()(Tensor(np.ones((2, 3)), ms.float32))
+"""
+
+
+def test_a_parameter_is_a_tensor_to_the_interpreter(tmp_path):
+    assert found(tmp_path, PARAMETER_CELLS, "tensor-attribute-error") == {
+        ("tensor-attribute-error", "self.w.detach_()")}
+
+
+PARAMETER_PROBE = """
+import sys
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+import parameter_cells
+for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    for case in ("detached", "hasattr", "isinstance", "maybe-none"):
+        try:
+            parameter_cells.main(case)
+            print(f"{case} {level_name}|compiles")
+        except Exception as error:
+            print(f"{case} {level_name}|{type(error).__name__}")
+"""
+
+
+@pytest.mark.compiler
+def test_the_compiler_reads_a_parameters_attributes_as_the_interpreter_does(tmp_path):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "parameter_cells.py").write_text(HEADER + PARAMETER_CELLS, "utf-8")
+    verdicts, output = run_probe(tmp_path, PARAMETER_PROBE, str(code))
+    for level in ("strict", "lax"):
+        assert verdicts.get(f"detached {level}") == "AttributeError", output
+        assert verdicts.get(f"hasattr {level}") == "compiles", output
+        assert verdicts.get(f"isinstance {level}") == "compiles", output
+        # Built with a Parameter here: the rule stays silent because the model cannot tell
+        # which assignment the instance took, not because the read compiles.
+        assert verdicts.get(f"maybe-none {level}") == "AttributeError", output
+
+
+# ----- the element values of displays ----------------------------------------------------------
+
+# A dict display whose keys are known (domain.DictValue), and a tuple display (SequenceValue),
+# give the value of an item read with a known key or index: None there is None, and a test of it
+# is decided while compiling.
+DISPLAY_CELLS = """
+class Guarded(nn.Cell):
+    def construct(self, x):
+        options = {"bias": None, "input": x}
+        pair = (x, None)
+        if options["bias"] is not None:
+            x = x + options["bias"]
+        if pair[1] is not None:
+            x = x + pair[1]
+        return x
+
+
+class FromDict(nn.Cell):
+    def construct(self, x):
+        options = {"bias": None, "input": x}
+        return x + options["bias"]
+
+
+class FromTuple(nn.Cell):
+    def construct(self, x):
+        pair = (x, None)
+        return x + pair[1]
+
+
+def main(name):
+    x = Tensor(np.ones((2, 3)), ms.float32)
+    if name == "guarded":
+        return Guarded()(x)
+    if name == "dict":
+        return FromDict()(x)
+    return FromTuple()(x)
+"""
+
+
+def test_an_item_of_a_display_is_its_elements_value(tmp_path):
+    assert found(tmp_path, DISPLAY_CELLS, "operand-type-error") == {
+        ("operand-type-error", 'return x + options["bias"]'),
+        ("operand-type-error", "return x + pair[1]"),
+    }
+
+
+DISPLAY_PROBE = """
+import sys
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+import display_cells
+for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    for case in ("guarded", "dict", "tuple"):
+        try:
+            display_cells.main(case)
+            print(f"{case} {level_name}|compiles")
+        except Exception as error:
+            print(f"{case} {level_name}|{type(error).__name__}")
+"""
+
+
+@pytest.mark.compiler
+def test_the_compiler_reads_an_item_of_a_display_as_the_interpreter_does(tmp_path):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "display_cells.py").write_text(HEADER + DISPLAY_CELLS, "utf-8")
+    verdicts, output = run_probe(tmp_path, DISPLAY_PROBE, str(code))
+    for level in ("strict", "lax"):
+        assert verdicts.get(f"guarded {level}") == "compiles", output
+        assert verdicts.get(f"dict {level}") not in (None, "compiles"), output
+        assert verdicts.get(f"tuple {level}") not in (None, "compiles"), output
+
+
+@pytest.mark.parametrize("first, second, joined", [
+    (DictValue(("a", "b"), (Known(1), Known(2))), DictValue(("a", "b"), (Known(1), Known(2))),
+     DictValue(("a", "b"), (Known(1), Known(2)))),
+    (DictValue(("a", "b"), (Known(1), Known(2))), DictValue(("a", "b"), (Known(1), Known(3))),
+     DictValue(("a", "b"), (Known(1), UNKNOWN))),
+    (DictValue(("a",), (Known(1),)), DictValue(("b",), (Known(1),)), UNKNOWN),
+])
+def test_dicts_of_the_same_keys_join_key_by_key(first, second, joined):
+    assert join([first, second]) == joined

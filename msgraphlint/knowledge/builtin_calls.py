@@ -27,6 +27,10 @@ BUILTIN_ARITY = {
     "tuple": (0, 1), "zip": (1, None), "super": (0, 2),
 }
 ARITY_EXCEPTIONS = {"super": {1}}  # counts within the range the graph still refuses
+# Builtins whose result the compiler decides from the types while compiling (probed with 2.10:
+# `t.to_local() if isinstance(t, Sub) else t` compiles on a Parameter). A branch on one that the
+# interpreter cannot decide may be dead in the graph: what it reads there proves nothing.
+TYPE_DECIDED = frozenset({"isinstance", "issubclass", "hasattr", "callable"})
 
 # What the graph checks of a builtin's arguments while compiling, in the order the interpreter
 # judges them; each check is one of these:

@@ -260,6 +260,13 @@ def snapshot(name: str) -> dict:
 
 
 @cache
+def tensor_attribute_names() -> frozenset[str]:
+    """Every attribute a Tensor or a Parameter may have (a superset: a name not in it is
+    certainly missing)."""
+    return frozenset(snapshot("tensor_attributes")["names"])
+
+
+@cache
 def _index() -> dict[str, Rule]:
     table: dict[str, Rule] = {}
     for rule in rules():

@@ -13,6 +13,7 @@ import copy
 from ..knowledge.builtin_calls import (
     ARITY_EXCEPTIONS, BUILTIN_ARITY, BUILTIN_CHECKS, BUILTIN_FOLD_BOUNDS, PURE_BUILTINS,
 )
+from ..knowledge.catalogue import tensor_attribute_names
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo
 from .domain import (
@@ -135,6 +136,10 @@ class Calls:
         if (len(args) == 2 and not node.keywords and is_object_value(args[0]) and is_known(args[1])
                 and isinstance(args[1].value, str)):
             return Known(args[1].value in args[0].attributes or args[1].value.startswith("__"))
+        if (len(args) == 2 and not node.keywords and is_tensor_value(args[0]) and is_known(args[1])
+                and isinstance(args[1].value, str)
+                and args[1].value not in tensor_attribute_names()):
+            return Known(False)  # the names are a superset: a name outside it is missing
         return None
 
     def _map_arguments(self, node: ast.Call, name: str, args: list[Value], env, depth: int) -> None:

@@ -1,9 +1,9 @@
 """The values the interpreter of compile-time values gives an expression (values/interpret.py).
 
 Every value is an instance of one class below, all of them ``Value``: a constant (``Known``), a
-tensor, a numpy array, a sequence whose length is known, a dynamic-length sequence or a variable
-scalar (``mutable``), an object with known attributes, a builtin, a failure the compiler raises
-while folding, or UNKNOWN.
+tensor (a Parameter is one), a numpy array, a sequence whose length is known, a dict whose keys
+are known, a dynamic-length sequence or a variable scalar (``mutable``), an object with known
+attributes, a builtin, a failure the compiler raises while folding, or UNKNOWN.
 """
 
 from __future__ import annotations
@@ -72,6 +72,9 @@ class TensorValue(Value):
     at_least: int = 0
     # How many dimensions, where the sizes are not all known: Tensor(shape=(1, c, h, w), init=...).
     ndim: int | None = None
+    # A Parameter of a Cell (``self.w = Parameter(...)``): a graph variable whose value training
+    # changes, its dtype and shape those of its initial value where that is known.
+    parameter: bool = False
 
     @property
     def rank(self) -> int | None:
@@ -110,6 +113,21 @@ class SequenceValue(Value):
     length: int
     # Each element's value, where the display that built it is at hand (for element types).
     elements: tuple[object, ...] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DictValue(Value):
+    """A dict display whose keys are all known and whose values are not (``{"mask": m, "n":
+    2}``): an item read with one of its keys is that key's value."""
+
+    keys: tuple[object, ...]
+    values: tuple[Value, ...]
+
+    def item(self, key: object) -> Value:
+        for known_key, value in zip(self.keys, self.values):
+            if type(known_key) is type(key) and known_key == key:
+                return value
+        return UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +202,10 @@ def is_array_value(value: object) -> TypeGuard[ArrayValue]:
 def is_sequence_value(value: object) -> TypeGuard[SequenceValue]:
     """A list or tuple of known length whose elements are not all known (a display)."""
     return value.__class__ is SequenceValue
+
+
+def is_dict_value(value: object) -> TypeGuard[DictValue]:
+    return value.__class__ is DictValue
 
 
 def is_variable_sequence(value: object) -> TypeGuard[VariableSequence]:
@@ -308,18 +330,22 @@ def join_tensors(values: list[Value]) -> TensorValue | None:
     return TensorValue(all(v.constant for v in values),
                        first.dtype if all(v.dtype == first.dtype for v in values) else None,
                        first.shape if all(v.shape == first.shape for v in values) else None,
-                       ndim=first.rank if all(v.rank == first.rank for v in values) else None)
+                       ndim=first.rank if all(v.rank == first.rank for v in values) else None,
+                       parameter=all(v.parameter for v in values))
 
 
 def join(values: list[Value]) -> Value:
     """The one join of values: what several paths give as one value, for the two sides of an if
     the compiler cannot decide and for the calls of a helper alike. Tensors join into one tensor
     (join_tensors: dtype and shape where they agree); lists or tuples of one length join element
-    by element (what one of them holds is not what the other does); any other value joins only
+    by element (what one of them holds is not what the other does), and so do dicts of the same
+    keys; any other value joins only
     with an equal one; else UNKNOWN."""
     if (joined := join_tensors(values)) is not None:
         return joined
     if (joined := _join_sequences(values)) is not None:
+        return joined
+    if (joined := _join_dicts(values)) is not None:
         return joined
     first = values[0] if values else UNKNOWN
     if first is UNKNOWN or not all(same_value(first, v) for v in values[1:]):
@@ -339,6 +365,16 @@ def _join_sequences(values: list[Value]) -> SequenceValue | None:
     if any(found is None for found in elements):
         return SequenceValue(kind, length)
     return SequenceValue(kind, length, tuple(join(list(parts)) for parts in zip(*elements)))
+
+
+def _join_dicts(values: list[Value]) -> DictValue | None:
+    """Dict displays of the same keys, not all equal, as one: their values joined key by key;
+    None when they are not such dicts."""
+    keys = {value.keys if value.__class__ is DictValue else None for value in values}
+    if len(keys) != 1 or None in keys or len(values) < 2 or all(v == values[0] for v in values):
+        return None
+    joined = tuple(join(list(parts)) for parts in zip(*(value.values for value in values)))
+    return DictValue(keys.pop(), joined)
 
 
 def join_values(values: list[Value]) -> Value | None:
@@ -413,6 +449,8 @@ def kind_name(value: Value) -> str | None:
         return _ARTICLES.get(value.kind.__name__, f"a {value.kind.__name__}")
     if cls in (SequenceValue, VariableSequence):
         return f"a {value.kind.__name__}"
+    if cls is DictValue:
+        return "a dict"
     if cls is TensorValue:
         return "a 0-d tensor" if value.shape == () else "a tensor"
     return None
@@ -440,6 +478,8 @@ def mapped_shape(value: Value) -> tuple[str, int, tuple[Value, ...] | None] | No
         return ("scalar", 0, None) if type(data) in (bool, int, float) else None
     if cls is SequenceValue:
         return value.kind.__name__, value.length, value.elements
+    if cls is DictValue:
+        return "dict", len(value.keys), None
     if cls is TensorValue:
         return "tensor", 0, None
     return ("scalar", 0, None) if cls is VariableScalar else None

@@ -10,18 +10,19 @@ import ast
 
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..model.attributes import instance_attributes
-from ..syntax.project import ModuleInfo
+from ..syntax.project import ClassInfo, ModuleInfo
 from ..model.callers import MAX_CONSTANT_DEPTH, single_assignment
 from ..model.modes import set_from_outside
 from ..model.variables import function_syntax
 from .domain import (
-    UNKNOWN, Builtin, Known, ObjectValue, SequenceValue, TensorValue, Value, is_known, known,
+    UNKNOWN, Builtin, DictValue, Known, ObjectValue, SequenceValue, TensorValue, Value, is_known,
+    is_tensor_value, known,
 )
 from .folding import (
     CONSTANT_MODULES, MAX_DEPTH, MODULE_CONSTANTS, NAMEDTUPLE_ATTRIBUTES, NAMEDTUPLE_BASE,
-    NUMPY_BUILDERS, TENSOR_CLASS_VALUE, UNARY, _builds_tensor, _declared_global, _declared_ndim,
-    _immutable, _is_slice_call, _only_value, _other_module_bindings, _unchangeable, _unless_changed,
-    namedtuple_fields,
+    NUMPY_BUILDERS, TENSOR_CLASS_VALUE, UNARY, _builds_parameter, _builds_tensor, _declared_global,
+    _declared_ndim, _immutable, _is_slice_call, _only_value, _other_module_bindings, _unchangeable,
+    _unless_changed, namedtuple_fields,
 )
 
 
@@ -61,6 +62,12 @@ class Expressions:
                 return known({k.value: v.value for k, v in pairs})
             except TypeError:
                 return UNKNOWN  # an unhashable key: Python's own error, not folded here
+        if all(is_known(k) for k, _ in pairs):
+            try:
+                items = {k.value: v for k, v in pairs}  # a later key replaces an earlier one
+            except TypeError:
+                return UNKNOWN
+            return DictValue(tuple(items), tuple(items.values()))
         return UNKNOWN
 
     def _binop(self, node: ast.BinOp, env, depth) -> Value:
@@ -96,8 +103,9 @@ class Expressions:
         truth = self.truth(node.test, env)
         if truth is not None:
             return self.expr(node.body if truth else node.orelse, env, depth + 1)
-        self.expr(node.body, env, depth + 1)
-        self.expr(node.orelse, env, depth + 1)
+        with self.undecided(node.test):
+            self.expr(node.body, env, depth + 1)
+            self.expr(node.orelse, env, depth + 1)
         return UNKNOWN
 
     def _subscript(self, node: ast.Subscript, env, depth) -> Value:
@@ -192,7 +200,11 @@ class Expressions:
                     for cls in self.model.self_classes(self.compiled)
                     for method, pairs in cls.method_self_assignments.items()
                     for name, value in pairs if name == attr]
-        if len(assigned) == 1 and assigned[0][1] == "__init__":
+        if assigned and all(_builds_parameter(value, cls.module) for cls, _, value in assigned):
+            found = self.parameter_value(assigned)
+            if set_from_outside(self.model, attr, self.module):
+                found = UNKNOWN
+        elif len(assigned) == 1 and assigned[0][1] == "__init__":
             cls, _, value = assigned[0]
             passed = self.model.constructor_arguments(cls, cls.methods["__init__"], value)
             if passed:
@@ -216,6 +228,19 @@ class Expressions:
                 found = UNKNOWN  # `net.scale = 2` somewhere in the project, not only in PyNative
         self._self_attributes[attr] = found
         return found
+
+    def parameter_value(self, made: list[tuple[ClassInfo, str, ast.Call]]) -> TensorValue:
+        """``self.w``, made a ``Parameter(...)`` by every assignment: a tensor the graph holds as
+        a variable, with the dtype and shape of its one initial value where the interpreter knows
+        them (``Parameter(Tensor(np.ones((2, 3)), ms.float32))``)."""
+        initial: Value = UNKNOWN
+        if len(made) == 1 and made[0][2].args:
+            cls, method, call = made[0]
+            initial = self.driver_value(call.args[0], (cls.module, cls.methods[method]), 0)
+        if is_tensor_value(initial):
+            return TensorValue(False, initial.dtype, initial.shape, ndim=initial.ndim,
+                               parameter=True)
+        return TensorValue(False, parameter=True)
 
     def unpacks_tensor(self, cls, attr: str, value: ast.expr) -> bool:
         """``self.a, self.b = self._make(n)`` in ``__init__`` where every return of ``_make``

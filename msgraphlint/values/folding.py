@@ -9,7 +9,9 @@ import operator
 import re
 
 from ..knowledge.builtin_calls import ARITY_EXCEPTIONS, BUILTIN_ARITY
-from ..knowledge.mindspore import DTYPE_MODULES, FOLDED_OPERATIONS, TENSOR_CLASS as TENSOR_NAME
+from ..knowledge.mindspore import (
+    DTYPE_MODULES, FOLDED_OPERATIONS, PARAMETER_CLASSES, TENSOR_CLASS as TENSOR_NAME,
+)
 from ..syntax.project import ModuleInfo, bound_names
 from ..model.callers import only_read
 from .domain import (
@@ -276,6 +278,11 @@ def _declared_ndim(call: ast.Call) -> int | None:
     """``Tensor(shape=(1, c, h, w), ...)``: four dimensions, whatever the sizes."""
     shape = next((k.value for k in call.keywords if k.arg == "shape"), None)
     return len(shape.elts) if isinstance(shape, (ast.Tuple, ast.List)) else None
+
+
+def _builds_parameter(value: ast.expr, module: ModuleInfo) -> bool:
+    """``Parameter(...)``: a tensor the graph holds as a variable."""
+    return value.__class__ is ast.Call and module.imports.qualify(value.func) in PARAMETER_CLASSES
 
 
 def _builds_tensor(value: ast.expr, module: ModuleInfo) -> bool:

@@ -99,6 +99,10 @@ class Interpreter(Statements, Expressions, Calls, Operations, MindSporeOperation
         self._free: dict[str, Value] = {}
         self._self_attributes: dict[str, Value] = {}
         self._self_name: str | None = None
+        # How many branches on a type test the interpreter cannot decide (isinstance(t, Sub))
+        # enclose the expression being evaluated: the compiler decides them, so the branch may
+        # be dead and an attribute read in it proves nothing.
+        self.type_guarded = 0
 
     def run(self) -> Evaluation:
         env: dict[str, Value] = dict(self.parameters())

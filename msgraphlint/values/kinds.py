@@ -240,12 +240,12 @@ class TensorKinds:
                 return kind
             case ast.Attribute(value=value, attr=attr):
                 if ctx.is_self(value):
-                    # A Parameter of the Cell: a tensor, but of unknown size. Scalar Parameters
-                    # (step counters, loss scales) are tested in `if` all the time and compile
-                    # (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
-                    held = (attr in self.values.parameter_attrs
-                            or attr in self.values.tensor_attrs  # an argument checked to be one
-                            or is_tensor_value(ctx.evaluation.value(node)))  # Tensor(...)
+                    # A Parameter or Tensor(...) of the Cell (the interpreter's value), or an
+                    # argument checked to be one: a tensor, of a size not known here. Scalar
+                    # Parameters (step counters, loss scales) are tested in `if` all the time
+                    # and compile (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
+                    held = (is_tensor_value(ctx.evaluation.value(node))
+                            or attr in self.values.tensor_attrs)
                     return TENSOR if held else None
                 if attr in SAME_SIZE_ATTRIBUTES:
                     return self.kind(value, depth + 1)

@@ -12,8 +12,8 @@ import operator
 
 from .domain import (
     Failure, FailureKind, Known, UNKNOWN, Value, VariableSequence, describe_type, element_types,
-    is_known, is_object_value, is_sequence_value, is_tensor_value, is_variable_scalar,
-    is_variable_sequence, kind_name, known, known_length,
+    is_dict_value, is_known, is_object_value, is_sequence_value, is_tensor_value,
+    is_variable_scalar, is_variable_sequence, kind_name, known, known_length,
 )
 from .folding import (
     BINARY, COMPARE, CONSTANT_TYPES, INT64_CHECKED, INT64_MAX, INT64_MIN, INT64_WRAPPED,
@@ -131,9 +131,17 @@ class Operations:
             return UNKNOWN
         if is_known(value) and is_known(index) and isinstance(value.value, CONSTANT_TYPES):
             return self.apply(node, operator.getitem, value, index)
+        if is_known(index):  # an element of a display: `(x, 2)[1]`, `{"n": 2, "x": x}["n"]`
+            if is_dict_value(value):
+                return value.item(index.value)
+            if (is_sequence_value(value) and value.kind is tuple and value.elements is not None
+                    and type(index.value) is int and -value.length <= index.value < value.length):
+                return value.elements[index.value]
         return UNKNOWN
 
     def attribute(self, node: ast.AST, receiver: Value, attr: str) -> Value:
+        if self.type_guarded:
+            return UNKNOWN  # maybe in a dead branch: what it reads there proves nothing
         if is_tensor_value(receiver):
             self.result.tensor_lookups.append((node, attr))
         elif is_object_value(receiver):

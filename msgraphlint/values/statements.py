@@ -7,7 +7,10 @@ Interpreter."""
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
+from typing import Iterator
 
+from ..knowledge.builtin_calls import TYPE_DECIDED
 from ..syntax.project import bound_names
 from .domain import (
     FailureKind, UNKNOWN, Value, element_type, element_types, is_known, is_variable_scalar,
@@ -57,7 +60,8 @@ class Statements:
                     return self.block(body, env)
                 if truth is False:
                     return self.block(orelse, env)
-                self.branches([body, orelse], env)
+                with self.undecided(test):
+                    self.branches([body, orelse], env)
             case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
                     target=target, iter=iterable, body=body, orelse=orelse):
                 over = self.expr(iterable, env)
@@ -155,6 +159,25 @@ class Statements:
                               UNKNOWN, env)
         else:
             self.forget_base(target, env)
+
+    @contextmanager
+    def undecided(self, test: ast.expr) -> Iterator[None]:
+        """The branches of ``test``, which the interpreter cannot decide: under a type test
+        (TYPE_DECIDED), which the compiler decides, they may be dead."""
+        guarded = int(self.module.derived("type test", test, self._tests_type))
+        self.type_guarded += guarded
+        try:
+            yield
+        finally:
+            self.type_guarded -= guarded
+
+    def _tests_type(self, test: ast.expr) -> bool:
+        for node in ast.walk(test):
+            if node.__class__ is ast.Call and node.func.__class__ is ast.Name:
+                qualified = self.module.imports.qualify(node.func) or ""
+                if qualified.startswith("builtins.") and qualified[9:] in TYPE_DECIDED:
+                    return True
+        return False
 
     def truth(self, test: ast.expr, env: dict[str, Value]) -> bool | None:
         value = self.expr(test, env)
