@@ -1047,3 +1047,96 @@ def test_the_compiler_reads_an_item_of_a_display_as_the_interpreter_does(tmp_pat
 ])
 def test_dicts_of_the_same_keys_join_key_by_key(first, second, joined):
     assert join([first, second]) == joined
+
+
+# ----- the attribute values of an object ---------------------------------------------------------
+
+# A sub-Cell built in __init__ (domain.ObjectValue) carries the attributes its own __init__ sets
+# once, to a literal or to what the construction passes: `self.block.mode` is "slow" below.
+OBJECT_CELLS = """
+class Block(nn.Cell):
+    def __init__(self, heads, mode="fast"):
+        super().__init__()
+        self.heads = heads
+        self.mode = mode
+
+    def construct(self, x):
+        return x
+
+
+class Retuned(nn.Cell):
+    def __init__(self, heads, mode="fast"):
+        super().__init__()
+        self.heads = heads
+        self.mode = mode
+
+    def retune(self, mode):
+        self.mode = mode
+
+    def construct(self, x):
+        return x
+
+
+class Net(nn.Cell):
+    def __init__(self, mode, retuned=False):
+        super().__init__()
+        self.block = Block(4, mode="slow")
+        self.passed = Block(4, mode=mode)
+        self.retuned = Retuned(4, mode="slow")
+
+    def construct(self, x):
+        y = x + self.block.mode
+        z = x + self.passed.mode
+        return y, z, x + self.retuned.mode
+
+
+def main():
+    return Net(2)(Tensor(np.ones((2, 3)), ms.float32))
+"""
+
+
+def test_an_objects_attribute_is_what_its_construction_sets(tmp_path):
+    # `self.passed.mode` is what Net's caller passes; `self.retuned.mode` is set again by a method.
+    assert found(tmp_path, OBJECT_CELLS, "operand-type-error") == {
+        ("operand-type-error", "y = x + self.block.mode")}
+
+
+OBJECT_PROBE = """
+import sys
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, nn
+sys.path.insert(0, sys.argv[1])
+from object_cells import Block
+
+
+class Reads(nn.Cell):
+    def __init__(self, mode):
+        super().__init__()
+        self.block = Block(4, mode=mode)
+
+    def construct(self, x):
+        return x + self.block.mode
+
+
+for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    for mode in ("slow", 2):
+        try:
+            Reads(mode)(Tensor(np.ones((2, 3)), ms.float32))
+            print(f"{mode} {level_name}|compiles")
+        except Exception as error:
+            print(f"{mode} {level_name}|{type(error).__name__}")
+"""
+
+
+@pytest.mark.compiler
+def test_the_compiler_reads_the_attribute_its_construction_set(tmp_path):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "object_cells.py").write_text(HEADER + OBJECT_CELLS, "utf-8")
+    verdicts, output = run_probe(tmp_path, OBJECT_PROBE, str(code))
+    for level in ("strict", "lax"):
+        assert verdicts.get(f"slow {level}") not in (None, "compiles"), output
+        assert verdicts.get(f"2 {level}") == "compiles", output

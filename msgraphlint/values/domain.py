@@ -158,6 +158,12 @@ class ObjectValue(Value):
     attributes: frozenset[str]
     cell: bool = False  # an instance of a Cell: no parameter of a Python primitive (str.format)
     fixed: bool = False  # a namedtuple: no attribute can be added to it (setattr fails)
+    # The attributes whose value is known: set once, in the __init__ the construction calls, to
+    # a constant or to what the construction passes (``Block(heads=4).heads``).
+    values: tuple[tuple[str, Value], ...] = ()
+
+    def value_of(self, attr: str) -> Value:
+        return next((value for name, value in self.values if name == attr), UNKNOWN)
 
 
 @dataclass(frozen=True, slots=True)

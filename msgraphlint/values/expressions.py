@@ -9,7 +9,10 @@ from __future__ import annotations
 import ast
 
 from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
-from ..model.attributes import instance_attributes
+from ..model.attributes import (
+    CELL_ATTRIBUTES, helper_assignments, instance_attributes, mindspore_base_attributes,
+)
+from ..model.compiled import bind_arguments, parameter_defaults
 from ..syntax.project import ClassInfo, ModuleInfo
 from ..model.callers import MAX_CONSTANT_DEPTH, single_assignment
 from ..model.modes import set_from_outside
@@ -318,7 +321,56 @@ class Expressions:
         if attributes is None or self.model.subclasses(cls, module.path):
             return UNKNOWN
         return ObjectValue(cls.name, attributes | self.model.project.externally_set(module.path),
-                           cell=self.model.is_cell(cls))
+                           cell=self.model.is_cell(cls),
+                           values=self.attribute_values(cls, call, (module, function)))
+
+    def attribute_values(self, cls: ClassInfo, call: ast.Call,
+                         site: tuple[ModuleInfo, ast.AST | None]) -> tuple[tuple[str, Value], ...]:
+        """The attributes of what ``call`` builds whose value is known while compiling: set
+        once, in the ``__init__`` the call runs and nowhere else (no other method, helper,
+        MindSpore base or outside code), to a literal or to an ``__init__`` parameter not bound
+        again, given by the call a constant (or left to its default). A list or dict may be
+        changed in place, and None is the usual placeholder filled in later: not known."""
+        located = self.model.find_method(cls, "__init__")
+        if located is None:
+            return ()
+        owner, init = located
+        classes = self.model.mro(cls)
+        assigned: dict[str, list[tuple[ast.AST, ast.expr]]] = {}
+        for klass in classes:
+            for method, pairs in klass.method_self_assignments.items():
+                for attr, value in pairs:
+                    assigned.setdefault(attr, []).append((klass.methods.get(method), value))
+        elsewhere = frozenset().union(*(helper_assignments(self.model, klass)
+                                        | mindspore_base_attributes(self.model, klass)
+                                        for klass in classes))
+        if self.model.is_cell(cls):
+            elsewhere |= CELL_ATTRIBUTES  # nn.Cell's own methods set them (set_train: training)
+        arguments = init.args
+        parameters = {p.arg for p in [*arguments.posonlyargs, *arguments.args][1:]
+                      + arguments.kwonlyargs}
+        rebound = function_syntax(owner.module, init).bound
+        passed = dict(bind_arguments(call, init, True))
+        defaults = parameter_defaults(init)
+        module, function = site
+        found: list[tuple[str, Value]] = []
+        for attr, places in sorted(assigned.items()):
+            if len(places) != 1 or places[0][0] is not init or attr in elsewhere:
+                continue
+            value = places[0][1]
+            if value.__class__ is ast.Name and value.id in parameters and value.id not in rebound:
+                if value.id in passed:
+                    argument = passed[value.id]
+                    made = (self.driver_value(argument, (module, function), 0)
+                            if function is not None else self.constant(argument, 0))
+                else:
+                    made = self.constant(defaults[value.id], 0) if value.id in defaults else UNKNOWN
+            else:
+                made = self.constant(value, 0)
+            if (is_known(made) and made.value is not None and _immutable(made.value)
+                    and not set_from_outside(self.model, attr, module)):
+                found.append((attr, made))
+        return tuple(found)
 
     def slice_constant(self, call: ast.Call) -> Value:
         parts = [self.constant(a, 0) for a in call.args]

@@ -148,6 +148,7 @@ class Operations:
             if attr not in receiver.attributes and not attr.startswith("__"):
                 self.fail(node, FailureKind.ATTRIBUTE, AttributeError(
                     f"'{receiver.name}' object has no attribute '{attr}'"), receiver.name, attr)
+            return receiver.value_of(attr)
         elif is_known(receiver) and isinstance(receiver.value, CONSTANT_TYPES):
             if not hasattr(receiver.value, attr):
                 kind = type(receiver.value).__name__
