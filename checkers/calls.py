@@ -54,7 +54,7 @@ class CallsFamily(Family):
         holder = ctx.cell or ctx.owner
         if holder is None or ctx.model.find_method(holder, func.attr) is not None:
             return  # a method of self: a call edge (visit_function)
-        if id(node) in ctx.model.unevaluated_nodes(ctx.function) or ctx.function.parsed_only:
+        if id(node) in ctx.unevaluated:
             return
         held = ctx.model.certain_attribute_class(holder, func.attr)
         found = _construct(ctx, held) if held is not None else None

@@ -98,7 +98,7 @@ class ConstantsFamily(Family):
     name = "constants"
 
     def visit_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FunctionContext):
-        dead = ctx.model.unevaluated_nodes(ctx.function)
+        dead = ctx.unevaluated
         found = evaluation(ctx.model, ctx.function)
         for node, attr in found.tensor_lookups:
             if id(node) in dead:

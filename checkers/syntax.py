@@ -189,7 +189,7 @@ class SyntaxFamily(Family):
             func, indexed = func.value, True
         if not (func.__class__ is ast.Attribute and ctx.is_self(func.value)):
             return
-        if id(node) in ctx.model.unevaluated_nodes(ctx.function):
+        if id(node) in ctx.unevaluated:
             return  # never resolved: the parser reads a held lambda only where it is called
         held = attribute_assignments(ctx).get(func.attr)
         if not held:

@@ -89,7 +89,7 @@ class TypesFamily(Family):
         nodes = ctx.module.body_nodes(function)
         if any(n.__class__ is ast.Return and not _is_none(n.value) for n in nodes):
             return
-        dead = ctx.model.unevaluated_nodes(ctx.function)
+        dead = ctx.unevaluated
         parents = ctx.module.parents(function)
         for node in nodes:
             if id(node) in dead:

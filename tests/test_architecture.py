@@ -223,6 +223,15 @@ def test_families_ask_the_model_what_a_value_is(path):
     assert prefixes == []
 
 
+def test_families_ask_one_answer_to_what_type_inference_evaluates():
+    """The branches type inference never evaluates are the model's and the values' together
+    (FunctionContext.unevaluated): no family asks the model's half alone."""
+    asked = sorted(f"{path.name}:{node.lineno}" for path in sorted((ROOT / "checkers").glob("*.py"))
+                   for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                   if isinstance(node, ast.Attribute) and node.attr == "unevaluated_nodes")
+    assert asked == []
+
+
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("msgraphlint.report")))
 def test_reporters_see_findings_not_the_engine(module):
     used = {t.removeprefix("msgraphlint.") for t in GRAPH[module]}

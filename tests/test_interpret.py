@@ -494,3 +494,36 @@ def test_known_while_compiling_has_one_answer_that_follows_the_statements(tmp_pa
     y, m, x = returned.value.elts
     assert ctx.values.is_variable(y)  # the order-blind model alone
     assert [ctx.is_variable(y), ctx.is_variable(m), ctx.is_variable(x)] == [False, True, True]
+
+
+PARAMETERS = '''
+import numpy as np
+import mindspore as ms
+from mindspore import Parameter, Tensor, nn
+
+
+class Net(nn.Cell):
+    def __init__(self, flag=True):
+        super().__init__()
+        self.w = Parameter(Tensor(1.0, ms.float32), name="w")
+        if flag:
+            self.maybe = Parameter(Tensor(1.0, ms.float32), name="maybe")
+        else:
+            self.maybe = None
+
+    def construct(self, x):
+        return self.w, self.maybe, x
+'''
+
+
+def test_a_parameter_is_a_tensor_where_nothing_else_is_interpreted(tmp_path):
+    """``self.w`` made a Parameter by every assignment is a tensor value, also in a function the
+    interpreter skips (nothing else in it folds); an attribute that may be None is not known."""
+    from msgraphlint.values.interpret import evaluation, self_attribute_value
+    from msgraphlint.values.kinds import Kind, kinds_of
+
+    model, compiled, elements = _construct_returning(tmp_path, PARAMETERS)
+    assert evaluation(model, compiled).values == {}  # not interpreted
+    assert self_attribute_value(model, compiled, "w").parameter
+    kinds = kinds_of(model, compiled)
+    assert [kinds.kind(element) for element in elements[:2]] == [Kind.TENSOR, None]

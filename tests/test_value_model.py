@@ -1140,3 +1140,76 @@ def test_the_compiler_reads_the_attribute_its_construction_set(tmp_path):
     for level in ("strict", "lax"):
         assert verdicts.get(f"slow {level}") not in (None, "compiles"), output
         assert verdicts.get(f"2 {level}") == "compiles", output
+
+
+# ----- one answer to "does type inference evaluate this branch?" --------------------------------
+
+# The branches whose test the compile-time values decide are not evaluated, whichever family
+# asks (FunctionContext.unevaluated): mindone's ibert QuantAct tests `self.act_range_momentum ==
+# -1` under a tensor test, and every construction leaves it at 0.95.
+MOMENTUM_CELLS = """
+class Quant(nn.Cell):
+    def __init__(self, momentum=DEFAULT):
+        super().__init__()
+        self.momentum = momentum
+
+    def construct(self, x):
+        y = x
+        if x.sum() > 100:
+            y = x * 2
+        elif self.momentum == -1:
+            self.register_buffer("low", x)
+            y = x * 3
+        return y + 1
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.quant = Quant()
+
+    def construct(self, x):
+        return self.quant(x)
+
+
+def main():
+    return Net()(Tensor(np.ones((2, 3)), ms.float32))
+"""
+MOMENTUMS = {"0.95": False, "-1": True}  # the default every construction keeps: reported?
+
+
+@pytest.mark.parametrize("default", MOMENTUMS)
+def test_a_branch_the_values_decide_is_not_evaluated(tmp_path, default):
+    source = MOMENTUM_CELLS.replace("DEFAULT", default)
+    expected = {("jit-forbidden-api", 'self.register_buffer("low", x)')} if MOMENTUMS[default] else set()
+    assert found(tmp_path, source, "jit-forbidden-api") == expected
+
+
+MOMENTUM_PROBE = """
+import importlib
+import sys
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    for index, momentum in enumerate(sys.argv[2:]):
+        try:
+            importlib.import_module(f"momentum_{index}").main()
+            print(f"{momentum} {level_name}|compiles")
+        except Exception as error:
+            print(f"{momentum} {level_name}|{type(error).__name__}")
+"""
+
+
+@pytest.mark.compiler
+def test_the_compiler_leaves_a_branch_the_values_decide(tmp_path):
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    for index, default in enumerate(MOMENTUMS):
+        (code / f"momentum_{index}.py").write_text(HEADER + MOMENTUM_CELLS.replace("DEFAULT", default),
+                                                   "utf-8")
+    verdicts, output = run_probe(tmp_path, MOMENTUM_PROBE, str(code), *MOMENTUMS)
+    for level in ("strict", "lax"):
+        for default, reported in MOMENTUMS.items():
+            assert verdicts.get(f"{default} {level}") == ("RuntimeError" if reported else "compiles"), output

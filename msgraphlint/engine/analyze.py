@@ -114,6 +114,18 @@ class FunctionContext(CellContext):
         return evaluation(self.model, self.function)
 
     @cached_property
+    def unevaluated(self) -> frozenset[int]:
+        """ids of the nodes type inference never evaluates, though the parser reads them: the
+        branches the model decides (``ReachModel.unevaluated_nodes``) and those the
+        compile-time values decide (``Evaluation.skipped``); all of a function every call of
+        which is in such a branch. The one answer for every family."""
+        if self.function.parsed_only:
+            return frozenset(id(node) for node in self.module.body_nodes(self.function.node))
+        found = self.model.unevaluated_nodes(self.function) | self.evaluation.skipped
+        taken = taken_error_messages(self.model, self.function)
+        return found - taken if taken else frozenset(found)
+
+    @cached_property
     def kinds(self) -> TensorKinds:
         """Which expressions of this function are tensors, and which may hold several elements."""
         return kinds_of(self.model, self.function)
@@ -418,11 +430,9 @@ class Engine:
                 function_check(compiled.node, context)
             handlers, parse_time = self._handlers, self._parse_time_handlers
             dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
-            unevaluated = self.model.unevaluated_nodes(compiled)  # parsed, never evaluated
-            if compiled.parsed_only:  # every call of it is in such a branch
-                unevaluated = frozenset(id(node) for node in module.body_nodes(compiled.node))
             if taken := taken_error_messages(self.model, compiled):
-                dead, unevaluated = dead - taken, unevaluated - taken
+                dead = dead - taken
+            unevaluated = context.unevaluated  # parsed, never evaluated
             for node in module.body_nodes(compiled.node):
                 if id(node) in dead:
                     continue

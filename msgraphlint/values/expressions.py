@@ -105,6 +105,7 @@ class Expressions:
     def _ifexp(self, node: ast.IfExp, env, depth) -> Value:
         truth = self.truth(node.test, env)
         if truth is not None:
+            self.skip(node.orelse if truth else node.body)
             return self.expr(node.body if truth else node.orelse, env, depth + 1)
         with self.undecided(node.test):
             self.expr(node.body, env, depth + 1)

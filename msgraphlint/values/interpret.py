@@ -55,6 +55,7 @@ from .statements import Statements
 # the values it holds (values/domain.py).
 __all__ = [
     "Evaluation", "evaluation", "taken_error_messages", "may_fold_something", "passed_values",
+    "self_attribute_value",
     "UNKNOWN", "ArrayValue", "Builtin", "Failure", "FailureKind", "Known", "ObjectValue",
     "SequenceValue", "TensorValue", "Value", "VariableScalar", "VariableSequence",
     "element_count", "element_type", "element_types", "describe_type", "is_known", "known",
@@ -73,6 +74,9 @@ class Evaluation:
     tensor_lookups: list[tuple[ast.AST, str]] = field(default_factory=list)
     # parameter -> the value every call passes it (a root's Python driver), where known
     parameters: dict[str, Value] = field(default_factory=dict)
+    # ids of the nodes of the branches whose test this evaluation decides: type inference
+    # never evaluates them (the parser still reads them)
+    skipped: set[int] = field(default_factory=set)
 
     def value(self, node: ast.AST) -> Value:
         return self.values.get(id(node), UNKNOWN)
@@ -175,6 +179,16 @@ def evaluation(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
     """The folded values of a compiled function (computed once per run); an empty one where
     nothing can be folded (``may_fold_something``)."""
     return model.memo(model.evaluations, id(compiled), lambda: _evaluate(model, compiled))
+
+
+def self_attribute_value(model: ReachModel, compiled: CompiledFunction, attr: str) -> Value:
+    """What ``self.<attr>`` is in a compiled function, as the interpreter reads it: also where
+    the function is not interpreted (nothing else in it folds). Unknown where ``self`` is a
+    parameter a caller passes."""
+    if compiled.owner is None or compiled.self_passed:
+        return UNKNOWN
+    return model.memo(model.table("self attribute values"), (id(compiled), attr),
+                      lambda: Interpreter(model, compiled).self_attribute(attr))
 
 
 def _evaluate(model: ReachModel, compiled: CompiledFunction) -> Evaluation:
@@ -290,6 +304,9 @@ def _may_fold(module: ModuleInfo, function: ast.AST) -> bool:
         if (node.__class__ is ast.Subscript and _display_class(node.value, assigned) is ast.Tuple
                 and (node.slice.__class__ is ast.Constant or _harmless_arithmetic(node.slice))):
             return True  # `t[2]` of a tuple display: an index past its end
+        if node.__class__ in (ast.If, ast.IfExp) and node.test.__class__ is ast.Compare and all(
+                maybe_constant(operand) for operand in _operands(node.test)):
+            return True  # a test the values may decide: type inference skips the other branch
         if node.__class__ is ast.Compare and all(
                 op.__class__ in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot) for op in node.ops):
             continue  # equality and identity do not raise on Python's values

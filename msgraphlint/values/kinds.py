@@ -36,7 +36,7 @@ from ..model.variables import NOT_DATA_COMPARISONS, FunctionValues
 from .domain import (
     Kind, Known, element_count, is_array_value, is_known, is_tensor_value, join_kinds, kind_of,
 )
-from .interpret import Evaluation, evaluation
+from .interpret import Evaluation, evaluation, self_attribute_value
 
 # A read inside one of these may run after a later rebinding of the name (the loop's next
 # round, the function's or comprehension's later call).
@@ -244,7 +244,7 @@ class TensorKinds:
                     # argument checked to be one: a tensor, of a size not known here. Scalar
                     # Parameters (step counters, loss scales) are tested in `if` all the time
                     # and compile (mindocr's `if self.cur_accu_step % self.grad_accu_steps == 0`).
-                    held = (is_tensor_value(ctx.evaluation.value(node))
+                    held = (is_tensor_value(self_attribute_value(ctx.model, ctx.function, attr))
                             or attr in self.values.tensor_attrs)
                     return TENSOR if held else None
                 if attr in SAME_SIZE_ATTRIBUTES:

@@ -56,10 +56,9 @@ class Statements:
                 return False
             case ast.If(test=test, body=body, orelse=orelse):
                 truth = self.truth(test, env)
-                if truth is True:
-                    return self.block(body, env)
-                if truth is False:
-                    return self.block(orelse, env)
+                if truth is not None:
+                    self.skip(orelse if truth else body)
+                    return self.block(body if truth else orelse, env)
                 with self.undecided(test):
                     self.branches([body, orelse], env)
             case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
@@ -159,6 +158,11 @@ class Statements:
                               UNKNOWN, env)
         else:
             self.forget_base(target, env)
+
+    def skip(self, branch: list[ast.AST] | ast.AST) -> None:
+        """A branch of a test decided here: type inference never evaluates it."""
+        for part in (branch if isinstance(branch, list) else [branch]):
+            self.result.skipped.update(id(node) for node in self.module.nodes(part))
 
     @contextmanager
     def undecided(self, test: ast.expr) -> Iterator[None]:
