@@ -79,7 +79,11 @@ class Evaluation:
     skipped: set[int] = field(default_factory=set)
 
     def value(self, node: ast.AST) -> Value:
-        return self.values.get(id(node), UNKNOWN)
+        found = self.values.get(id(node))
+        if found is not None:
+            return found
+        # A literal is what it is, whether or not the function was interpreted.
+        return known(node.value) if node.__class__ is ast.Constant else UNKNOWN
 
     def is_variable(self, node: ast.expr | None, variables: FunctionValues) -> bool:
         """The one answer to "is it decided only when the graph runs?": not where this
