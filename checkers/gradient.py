@@ -36,7 +36,7 @@ class GradientFamily(Family):
             return
         if not ctx.is_variable(receiver):
             return  # a constant (or not a tensor at all): no gradient to lose
-        if func.attr in ARRAY_METHODS_TOO and ctx.values.is_host(receiver):
+        if func.attr in ARRAY_METHODS_TOO and ctx.is_host(receiver):
             return  # numpy's own tolist() of a host copy: x.asnumpy().tolist()
         if has_custom_bprop(ctx):
             ctx.report("asnumpy-under-bprop", node, spelled, TENSOR_REPLACEMENT)

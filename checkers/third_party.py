@@ -131,4 +131,4 @@ def calls_tensor_method(node: ast.Call, ctx: FunctionContext) -> bool:
     compiles at LAX)."""
     first = node.args[0] if node.args else None
     return (first is not None and not isinstance(first, DISPLAYS) and ctx.is_variable(first)
-            and not ctx.values.is_host(first))
+            and not ctx.is_host(first))

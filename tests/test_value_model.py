@@ -1213,3 +1213,35 @@ def test_the_compiler_leaves_a_branch_the_values_decide(tmp_path):
     for level in ("strict", "lax"):
         for default, reported in MOMENTUMS.items():
             assert verdicts.get(f"{default} {level}") == ("RuntimeError" if reported else "compiles"), output
+
+
+# ----- a host copy is a value ------------------------------------------------------------------
+
+# `w.asnumpy()` of a graph variable is a host value (domain.HostValue); whether a name holds one
+# follows the statements (Evaluation.is_host): `h = Tensor(h)` is a tensor again, so its
+# `tolist()` is a tensor's host copy, not numpy's own method.
+HOST_CELLS = """
+class Rebound(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
+
+    def construct(self, x):
+        h = self.w.asnumpy()
+        h = Tensor(h)
+        return x, h.tolist()
+
+
+class Kept(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
+
+    def construct(self, x):
+        kept = self.w.asnumpy()
+        return x, kept.tolist()
+"""
+
+
+def test_a_host_copy_follows_the_statements(tmp_path):
+    assert found(tmp_path, HOST_CELLS, "asnumpy-in-graph") == {("asnumpy-in-graph", "return x, h.tolist()")}

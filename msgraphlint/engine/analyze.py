@@ -151,6 +151,10 @@ class FunctionContext(CellContext):
         """Whether the value is decided only when the graph runs (``Evaluation.is_variable``)."""
         return self.evaluation.is_variable(node, self.values)
 
+    def is_host(self, node: ast.expr | None) -> bool:
+        """Whether the value is a host copy of a graph variable (``Evaluation.is_host``)."""
+        return self.evaluation.is_host(node, self.values)
+
     def is_self(self, node: ast.expr) -> bool:
         return self.values.is_self(node)
 

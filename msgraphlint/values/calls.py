@@ -14,10 +14,10 @@ from ..knowledge.builtin_calls import (
     ARITY_EXCEPTIONS, BUILTIN_ARITY, BUILTIN_CHECKS, BUILTIN_FOLD_BOUNDS, PURE_BUILTINS,
 )
 from ..knowledge.catalogue import tensor_attribute_names
-from ..knowledge.mindspore import TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
+from ..knowledge.mindspore import HOST_COPY_METHODS, TENSOR_CLASS as TENSOR_NAME, VARIABLE_MAKERS
 from ..syntax.project import ModuleInfo
 from .domain import (
-    MAX_LENGTH, UNKNOWN, FailureKind, Known, SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
+    MAX_LENGTH, UNKNOWN, FailureKind, HostValue, Known, SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type, element_type,
     element_types, is_array_value, is_builtin, is_known, is_object_value, is_sequence_value,
     is_tensor_value, is_variable_sequence, kind_name, known,
 )
@@ -294,6 +294,9 @@ class Calls:
     def method(self, node: ast.Call, func: ast.Attribute, receiver: object, args: list,
                env: dict[str, Value]) -> Value:
         base = func.value
+        if (is_tensor_value(receiver) and not receiver.constant and func.attr in HOST_COPY_METHODS
+                and not args and not node.keywords):
+            return HostValue("list" if func.attr == "tolist" else "array")
         if is_array_value(receiver) and func.attr == "reshape" and not node.keywords:
             return reshaped(receiver, args)
         if (func.attr == "format" and is_known(receiver) and isinstance(receiver.value, str)

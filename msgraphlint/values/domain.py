@@ -1,7 +1,7 @@
 """The values the interpreter of compile-time values gives an expression (values/interpret.py).
 
 Every value is an instance of one class below, all of them ``Value``: a constant (``Known``), a
-tensor (a Parameter is one), a numpy array, a sequence whose length is known, a dict whose keys
+tensor (a Parameter is one), a host copy of one, a numpy array, a sequence whose length is known, a dict whose keys
 are known, a dynamic-length sequence or a variable scalar (``mutable``), an object with known
 attributes, a builtin, a failure the compiler raises while folding, or UNKNOWN.
 """
@@ -85,6 +85,15 @@ class TensorValue(Value):
         """How many elements it holds, or at least holds; None when nothing is known."""
         count = element_count(self.shape)
         return count if count is not None else (self.at_least or None)
+
+
+@dataclass(frozen=True, slots=True)
+class HostValue(Value):
+    """A host copy of a graph variable, made while the graph runs (``w.asnumpy()``,
+    ``w.tolist()``): a numpy array, list or Python number whose length, shape and elements are
+    known only then."""
+
+    kind: str  # "array", "list"
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +208,10 @@ def is_known(value: object) -> TypeGuard[Known]:
 
 def is_tensor_value(value: object) -> TypeGuard[TensorValue]:
     return value.__class__ is TensorValue
+
+
+def is_host_value(value: object) -> TypeGuard[HostValue]:
+    return value.__class__ is HostValue
 
 
 def is_array_value(value: object) -> TypeGuard[ArrayValue]:

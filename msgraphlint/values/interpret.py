@@ -38,8 +38,8 @@ from ..model.variables import FunctionValues
 from .domain import (
     UNKNOWN, ArrayValue, Builtin, Failure, FailureKind, Known, ObjectValue,
     SequenceValue, TensorValue, Value, VariableScalar, VariableSequence, describe_type,
-    element_count, element_type, element_types, is_known, join, join_values, kind_name,
-    known,
+    element_count, element_type, element_types, is_host_value, is_known, is_tensor_value, join,
+    join_values, kind_name, known,
 )
 from .folding import (
     BINARY, CONSTANT_MODULES, INT64_MAX, INT64_MIN, MINDSPORE_CONSTANT_OPERATIONS, NUMPY_BUILDERS,
@@ -84,6 +84,18 @@ class Evaluation:
             return found
         # A literal is what it is, whether or not the function was interpreted.
         return known(node.value) if node.__class__ is ast.Constant else UNKNOWN
+
+    def is_host(self, node: ast.expr | None, variables: FunctionValues) -> bool:
+        """The one answer to "is it a host copy of a graph variable?" (``x.asnumpy()``, a list
+        built from one): yes where this evaluation made one, no where it knows a tensor or a
+        constant there (following the statements: ``h = Tensor(h)`` is a tensor again), else
+        as the model of constants and variables says."""
+        value = self.value(node) if node is not None else UNKNOWN
+        if is_host_value(value):
+            return True
+        if is_tensor_value(value) or is_known(value):
+            return False
+        return variables.is_host(node)
 
     def is_variable(self, node: ast.expr | None, variables: FunctionValues) -> bool:
         """The one answer to "is it decided only when the graph runs?": not where this
