@@ -31,6 +31,33 @@ def found(tmp_path, source: str, *symbols: str) -> set[tuple[str, str]]:
     return findings_on_lines(tmp_path, HEADER, source, set(symbols))
 
 
+CASES_PROBE = """
+import importlib
+import sys
+import mindspore as ms
+sys.path.insert(0, sys.argv[1])
+for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
+    for module, case in (argument.split(":", 1) for argument in sys.argv[2:]):
+        try:
+            importlib.import_module(module).main(case)
+            print(f"{case} {level_name}|compiles")
+        except Exception as error:
+            print(f"{case} {level_name}|{type(error).__name__}")
+"""
+
+
+def compile_cases(tmp_path, modules: dict[str, str], cases: list[tuple[str, str]]):
+    """Compile ``main(case)`` of each (module, case) with the real MindSpore at STRICT and LAX:
+    ``{"<case> <level>": "compiles" or the exception's class}``, and the probe's output."""
+    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
+    code = tmp_path / "code"
+    code.mkdir()
+    for name, source in modules.items():
+        (code / f"{name}.py").write_text(HEADER + source, "utf-8")
+    return run_probe(tmp_path, CASES_PROBE, str(code), *(f"{module}:{case}" for module, case in cases))
+
+
 @pytest.mark.parametrize("reduce", ["ops.sum", "mint.sum", "ops.functional.reduce_sum", "mint.mean"])
 def test_a_tensor_test_is_a_tensor_test_in_every_spelling(tmp_path, reduce):
     # ops.sum and mint.sum alike: STRICT rejects the join of None and a tensor.
@@ -931,29 +958,11 @@ def test_a_parameter_is_a_tensor_to_the_interpreter(tmp_path):
         ("tensor-attribute-error", "self.w.detach_()")}
 
 
-PARAMETER_PROBE = """
-import sys
-import mindspore as ms
-sys.path.insert(0, sys.argv[1])
-import parameter_cells
-for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
-    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
-    for case in ("detached", "hasattr", "isinstance", "maybe-none"):
-        try:
-            parameter_cells.main(case)
-            print(f"{case} {level_name}|compiles")
-        except Exception as error:
-            print(f"{case} {level_name}|{type(error).__name__}")
-"""
-
-
 @pytest.mark.compiler
 def test_the_compiler_reads_a_parameters_attributes_as_the_interpreter_does(tmp_path):
-    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    code = tmp_path / "code"
-    code.mkdir()
-    (code / "parameter_cells.py").write_text(HEADER + PARAMETER_CELLS, "utf-8")
-    verdicts, output = run_probe(tmp_path, PARAMETER_PROBE, str(code))
+    cases = ["detached", "hasattr", "isinstance", "maybe-none"]
+    verdicts, output = compile_cases(tmp_path, {"parameter_cells": PARAMETER_CELLS},
+                                     [("parameter_cells", case) for case in cases])
     for level in ("strict", "lax"):
         assert verdicts.get(f"detached {level}") == "AttributeError", output
         assert verdicts.get(f"hasattr {level}") == "compiles", output
@@ -1009,29 +1018,10 @@ def test_an_item_of_a_display_is_its_elements_value(tmp_path):
     }
 
 
-DISPLAY_PROBE = """
-import sys
-import mindspore as ms
-sys.path.insert(0, sys.argv[1])
-import display_cells
-for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
-    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
-    for case in ("guarded", "dict", "tuple"):
-        try:
-            display_cells.main(case)
-            print(f"{case} {level_name}|compiles")
-        except Exception as error:
-            print(f"{case} {level_name}|{type(error).__name__}")
-"""
-
-
 @pytest.mark.compiler
 def test_the_compiler_reads_an_item_of_a_display_as_the_interpreter_does(tmp_path):
-    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    code = tmp_path / "code"
-    code.mkdir()
-    (code / "display_cells.py").write_text(HEADER + DISPLAY_CELLS, "utf-8")
-    verdicts, output = run_probe(tmp_path, DISPLAY_PROBE, str(code))
+    verdicts, output = compile_cases(tmp_path, {"display_cells": DISPLAY_CELLS},
+                                     [("display_cells", case) for case in ("guarded", "dict", "tuple")])
     for level in ("strict", "lax"):
         assert verdicts.get(f"guarded {level}") == "compiles", output
         assert verdicts.get(f"dict {level}") not in (None, "compiles"), output
@@ -1101,12 +1091,7 @@ def test_an_objects_attribute_is_what_its_construction_sets(tmp_path):
         ("operand-type-error", "y = x + self.block.mode")}
 
 
-OBJECT_PROBE = """
-import sys
-import numpy as np
-import mindspore as ms
-from mindspore import Tensor, nn
-sys.path.insert(0, sys.argv[1])
+READS_BLOCK = """
 from object_cells import Block
 
 
@@ -1119,27 +1104,18 @@ class Reads(nn.Cell):
         return x + self.block.mode
 
 
-for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
-    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
-    for mode in ("slow", 2):
-        try:
-            Reads(mode)(Tensor(np.ones((2, 3)), ms.float32))
-            print(f"{mode} {level_name}|compiles")
-        except Exception as error:
-            print(f"{mode} {level_name}|{type(error).__name__}")
+def main(mode):
+    return Reads({"str": "slow", "int": 2}[mode])(Tensor(np.ones((2, 3)), ms.float32))
 """
 
 
 @pytest.mark.compiler
 def test_the_compiler_reads_the_attribute_its_construction_set(tmp_path):
-    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    code = tmp_path / "code"
-    code.mkdir()
-    (code / "object_cells.py").write_text(HEADER + OBJECT_CELLS, "utf-8")
-    verdicts, output = run_probe(tmp_path, OBJECT_PROBE, str(code))
+    verdicts, output = compile_cases(tmp_path, {"object_cells": OBJECT_CELLS, "reads": READS_BLOCK},
+                                     [("reads", "str"), ("reads", "int")])
     for level in ("strict", "lax"):
-        assert verdicts.get(f"slow {level}") not in (None, "compiles"), output
-        assert verdicts.get(f"2 {level}") == "compiles", output
+        assert verdicts.get(f"str {level}") not in (None, "compiles"), output
+        assert verdicts.get(f"int {level}") == "compiles", output
 
 
 # ----- one answer to "does type inference evaluate this branch?" --------------------------------
@@ -1172,7 +1148,7 @@ class Net(nn.Cell):
         return self.quant(x)
 
 
-def main():
+def main(case=None):
     return Net()(Tensor(np.ones((2, 3)), ms.float32))
 """
 MOMENTUMS = {"0.95": False, "-1": True}  # the default every construction keeps: reported?
@@ -1185,34 +1161,16 @@ def test_a_branch_the_values_decide_is_not_evaluated(tmp_path, default):
     assert found(tmp_path, source, "jit-forbidden-api") == expected
 
 
-MOMENTUM_PROBE = """
-import importlib
-import sys
-import mindspore as ms
-sys.path.insert(0, sys.argv[1])
-for level_name, level in (("strict", ms.STRICT), ("lax", ms.LAX)):
-    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=level)
-    for index, momentum in enumerate(sys.argv[2:]):
-        try:
-            importlib.import_module(f"momentum_{index}").main()
-            print(f"{momentum} {level_name}|compiles")
-        except Exception as error:
-            print(f"{momentum} {level_name}|{type(error).__name__}")
-"""
-
-
 @pytest.mark.compiler
 def test_the_compiler_leaves_a_branch_the_values_decide(tmp_path):
-    pytest.importorskip("mindspore", reason="install the confirm extra: pip install '.[confirm]'")
-    code = tmp_path / "code"
-    code.mkdir()
-    for index, default in enumerate(MOMENTUMS):
-        (code / f"momentum_{index}.py").write_text(HEADER + MOMENTUM_CELLS.replace("DEFAULT", default),
-                                                   "utf-8")
-    verdicts, output = run_probe(tmp_path, MOMENTUM_PROBE, str(code), *MOMENTUMS)
+    modules = {f"momentum_{index}": MOMENTUM_CELLS.replace("DEFAULT", default)
+               for index, default in enumerate(MOMENTUMS)}
+    verdicts, output = compile_cases(tmp_path, modules, [(f"momentum_{index}", default)
+                                                         for index, default in enumerate(MOMENTUMS)])
     for level in ("strict", "lax"):
         for default, reported in MOMENTUMS.items():
-            assert verdicts.get(f"{default} {level}") == ("RuntimeError" if reported else "compiles"), output
+            expected = "RuntimeError" if reported else "compiles"
+            assert verdicts.get(f"{default} {level}") == expected, output
 
 
 # ----- a host copy is a value ------------------------------------------------------------------
@@ -1244,4 +1202,5 @@ class Kept(nn.Cell):
 
 
 def test_a_host_copy_follows_the_statements(tmp_path):
-    assert found(tmp_path, HOST_CELLS, "asnumpy-in-graph") == {("asnumpy-in-graph", "return x, h.tolist()")}
+    assert found(tmp_path, HOST_CELLS, "asnumpy-in-graph") == {
+        ("asnumpy-in-graph", "return x, h.tolist()")}
