@@ -1204,3 +1204,39 @@ class Kept(nn.Cell):
 def test_a_host_copy_follows_the_statements(tmp_path):
     assert found(tmp_path, HOST_CELLS, "asnumpy-in-graph") == {
         ("asnumpy-in-graph", "return x, h.tolist()")}
+
+
+# ----- a value that is never None -------------------------------------------------------------
+
+# A tensor, a display or an object is not None while compiling (domain.never_none): the branch
+# of `self.bias is None` on a Parameter is never evaluated.
+NONE_TESTS = """
+class WithBias(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.bias = ms.Parameter(Tensor(np.ones((3,)), ms.float32), name="bias")
+        self.options = {"scale": 2}
+
+    def construct(self, x):
+        if self.bias is None:
+            return x + None
+        pair = (x, x)
+        if pair is None:
+            return x + "pair"
+        return x + self.bias
+
+
+def main(case=None):
+    return WithBias()(Tensor(np.ones((3,)), ms.float32))
+"""
+
+
+def test_a_tensor_or_a_display_is_not_none(tmp_path):
+    assert found(tmp_path, NONE_TESTS, "operand-type-error") == set()
+
+
+@pytest.mark.compiler
+def test_the_compiler_decides_is_none_of_a_parameter(tmp_path):
+    verdicts, output = compile_cases(tmp_path, {"none_tests": NONE_TESTS}, [("none_tests", "bias")])
+    for level in ("strict", "lax"):
+        assert verdicts.get(f"bias {level}") == "compiles", output

@@ -239,6 +239,16 @@ def is_object_value(value: object) -> TypeGuard[ObjectValue]:
     return value.__class__ is ObjectValue
 
 
+NONE = Known(None)
+# Values that are never None: `x is None` of one is False while compiling.
+_NEVER_NONE = frozenset({TensorValue, HostValue, ArrayValue, SequenceValue, DictValue,
+                         VariableSequence, VariableScalar, ObjectValue})
+
+
+def never_none(value: Value) -> bool:
+    return value.__class__ in _NEVER_NONE
+
+
 def is_builtin(value: object) -> TypeGuard[Builtin]:
     return value.__class__ is Builtin
 

@@ -333,8 +333,9 @@ class Expressions:
         again, given by the call a constant (or left to its default). A list or dict may be
         changed in place, and None is the usual placeholder filled in later: not known."""
         located = self.model.find_method(cls, "__init__")
-        if located is None:
-            return ()
+        if located is None or any(a.__class__ is ast.Starred for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return ()  # no project __init__, or arguments unpacked: which parameter gets what?
         owner, init = located
         classes = self.model.mro(cls)
         assigned: dict[str, list[tuple[ast.AST, ast.expr]]] = {}

@@ -11,9 +11,9 @@ import copy
 import operator
 
 from .domain import (
-    Failure, FailureKind, Known, UNKNOWN, Value, VariableSequence, describe_type, element_types,
-    is_dict_value, is_known, is_object_value, is_sequence_value, is_tensor_value,
-    is_variable_scalar, is_variable_sequence, kind_name, known, known_length,
+    NONE, Failure, FailureKind, Known, UNKNOWN, Value, VariableSequence, describe_type,
+    element_types, is_dict_value, is_known, is_object_value, is_sequence_value, is_tensor_value,
+    is_variable_scalar, is_variable_sequence, kind_name, known, known_length, never_none,
 )
 from .folding import (
     BINARY, COMPARE, CONSTANT_TYPES, INT64_CHECKED, INT64_MAX, INT64_MIN, INT64_WRAPPED,
@@ -68,6 +68,12 @@ class Operations:
         values = [self.expr(c, env, depth + 1) for c in comparators]
         result = True
         for op, right in zip(ops, values):
+            if op.__class__ in (ast.Is, ast.IsNot) and (never_none(current) and right == NONE
+                                                        or current == NONE and never_none(right)):
+                outcome = op.__class__ is ast.IsNot  # a tensor, display or object is not None
+                result = result and outcome
+                current = right
+                continue
             if not (is_known(current) and is_known(right)):
                 return UNKNOWN
             if op.__class__ in (ast.Is, ast.IsNot):
