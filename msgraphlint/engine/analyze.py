@@ -122,8 +122,13 @@ class FunctionContext(CellContext):
         if self.function.parsed_only:
             return frozenset(id(node) for node in self.module.body_nodes(self.function.node))
         found = self.model.unevaluated_nodes(self.function) | self.evaluation.skipped
-        taken = taken_error_messages(self.model, self.function)
-        return found - taken if taken else frozenset(found)
+        return found - self.taken_messages if self.taken_messages else frozenset(found)
+
+    @cached_property
+    def taken_messages(self) -> frozenset[int]:
+        """The nodes of the error messages whose raise the known values take
+        (``interpret.taken_error_messages``): judged as compiled code after all."""
+        return taken_error_messages(self.model, self.function)
 
     @cached_property
     def kinds(self) -> TensorKinds:
@@ -434,8 +439,8 @@ class Engine:
                 function_check(compiled.node, context)
             handlers, parse_time = self._handlers, self._parse_time_handlers
             dead = self.model.dead_nodes(compiled)  # branches the parser drops are not compiled
-            if taken := taken_error_messages(self.model, compiled):
-                dead = dead - taken
+            if context.taken_messages:
+                dead = dead - context.taken_messages
             unevaluated = context.unevaluated  # parsed, never evaluated
             for node in module.body_nodes(compiled.node):
                 if id(node) in dead:

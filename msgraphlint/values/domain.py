@@ -1,9 +1,10 @@
 """The values the interpreter of compile-time values gives an expression (values/interpret.py).
 
 Every value is an instance of one class below, all of them ``Value``: a constant (``Known``), a
-tensor (a Parameter is one), a host copy of one, a numpy array, a sequence whose length is known, a dict whose keys
-are known, a dynamic-length sequence or a variable scalar (``mutable``), an object with known
-attributes, a builtin, a failure the compiler raises while folding, or UNKNOWN.
+tensor (a Parameter is one), a host copy of one, a numpy array, a sequence whose length is
+known, a dict whose keys are known, a dynamic-length sequence or a variable scalar
+(``mutable``), an object with known attributes, a builtin, a failure the compiler raises while
+folding, or UNKNOWN.
 """
 
 from __future__ import annotations
@@ -368,8 +369,7 @@ def join(values: list[Value]) -> Value:
     the compiler cannot decide and for the calls of a helper alike. Tensors join into one tensor
     (join_tensors: dtype and shape where they agree); lists or tuples of one length join element
     by element (what one of them holds is not what the other does), and so do dicts of the same
-    keys; any other value joins only
-    with an equal one; else UNKNOWN."""
+    keys; any other value joins only with an equal one; else UNKNOWN."""
     if (joined := join_tensors(values)) is not None:
         return joined
     if (joined := _join_sequences(values)) is not None:
@@ -383,7 +383,7 @@ def join(values: list[Value]) -> Value:
 
 
 def _join_sequences(values: list[Value]) -> SequenceValue | None:
-    """Lists (or tuples) of one length, not all equal, as one: their elements joined where each
+    """Lists (or tuples) of one length as one: their elements joined where each
     is known; None when they are not such sequences."""
     shapes = {(value.kind, value.length) if value.__class__ is SequenceValue else None
               for value in values}
@@ -397,10 +397,10 @@ def _join_sequences(values: list[Value]) -> SequenceValue | None:
 
 
 def _join_dicts(values: list[Value]) -> DictValue | None:
-    """Dict displays of the same keys, not all equal, as one: their values joined key by key;
-    None when they are not such dicts."""
+    """Dict displays of the same keys as one: their values joined key by key; None when they
+    are not such dicts."""
     keys = {value.keys if value.__class__ is DictValue else None for value in values}
-    if len(keys) != 1 or None in keys or len(values) < 2 or all(v == values[0] for v in values):
+    if len(keys) != 1 or None in keys:
         return None
     joined = tuple(join(list(parts)) for parts in zip(*(value.values for value in values)))
     return DictValue(keys.pop(), joined)

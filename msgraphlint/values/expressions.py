@@ -24,8 +24,8 @@ from .domain import (
 from .folding import (
     CONSTANT_MODULES, MAX_DEPTH, MODULE_CONSTANTS, NAMEDTUPLE_ATTRIBUTES, NAMEDTUPLE_BASE,
     NUMPY_BUILDERS, TENSOR_CLASS_VALUE, UNARY, _builds_parameter, _builds_tensor, _declared_global,
-    _declared_ndim, _immutable, _is_slice_call, _only_value, _other_module_bindings, _unchangeable,
-    _unless_changed, namedtuple_fields,
+    _declared_ndim, _is_slice_call, _only_value, _other_module_bindings, _unchangeable,
+    _unless_changed, kept_constant, namedtuple_fields,
 )
 
 
@@ -224,9 +224,7 @@ class Expressions:
                 found = self.instance_of(value, cls.module, cls.methods["__init__"])
             else:
                 found = self.constant(value, 0)
-            if is_known(found) and (found.value is None or not _immutable(found.value)):
-                # a list or dict may be changed in place (self.d["k"] = v); None is the usual
-                # placeholder that code elsewhere fills in (pipeline.proj.clip_embeds = ...)
+            if is_known(found) and not kept_constant(found):
                 found = UNKNOWN
             if found is not UNKNOWN and set_from_outside(self.model, attr, self.module):
                 found = UNKNOWN  # `net.scale = 2` somewhere in the project, not only in PyNative
@@ -330,8 +328,8 @@ class Expressions:
         """The attributes of what ``call`` builds whose value is known while compiling: set
         once, in the ``__init__`` the call runs and nowhere else (no other method, helper,
         MindSpore base or outside code), to a literal or to an ``__init__`` parameter not bound
-        again, given by the call a constant (or left to its default). A list or dict may be
-        changed in place, and None is the usual placeholder filled in later: not known."""
+        again, given by the call a constant (or left to its default), that the attribute keeps
+        (``kept_constant``)."""
         located = self.model.find_method(cls, "__init__")
         if located is None or any(a.__class__ is ast.Starred for a in call.args) or any(
                 k.arg is None for k in call.keywords):
@@ -369,8 +367,7 @@ class Expressions:
                     made = self.constant(defaults[value.id], 0) if value.id in defaults else UNKNOWN
             else:
                 made = self.constant(value, 0)
-            if (is_known(made) and made.value is not None and _immutable(made.value)
-                    and not set_from_outside(self.model, attr, module)):
+            if kept_constant(made) and not set_from_outside(self.model, attr, module):
                 found.append((attr, made))
         return tuple(found)
 

@@ -268,6 +268,13 @@ def _one_item(value: object) -> bool:
         return False
 
 
+def kept_constant(value: Value) -> bool:
+    """A constant an attribute keeps from ``__init__`` on: not None, the usual placeholder that
+    code elsewhere fills in (pipeline.proj.clip_embeds = ...), and no list or dict, which may be
+    changed in place (self.d["k"] = v)."""
+    return is_known(value) and value.value is not None and _immutable(value.value)
+
+
 def _immutable(value: object) -> bool:
     if isinstance(value, tuple):
         return all(_immutable(v) for v in value)

@@ -179,7 +179,8 @@ class Statements:
         for node in ast.walk(test):
             if node.__class__ is ast.Call and node.func.__class__ is ast.Name:
                 qualified = self.module.imports.qualify(node.func) or ""
-                if qualified.startswith("builtins.") and qualified[9:] in TYPE_DECIDED:
+                if (qualified.startswith("builtins.")
+                        and qualified.removeprefix("builtins.") in TYPE_DECIDED):
                     return True
         return False
 
